@@ -1,0 +1,57 @@
+"""scorestd: statistics of information-retrieval evaluation.
+
+Scores live in labelled cubes (``xarray.DataArray`` with dims topic × system ×
+measure); every function takes such a cube, or a 2-D (topic, system) array.
+
+>>> import scorestd
+>>> ap = scorestd.datasets.load("adhoc8_ap")
+>>> ap.dims
+('topic', 'system', 'measure')
+"""
+
+from . import datasets, io
+from .cube import cube, validate
+from .describe import describe
+from .dims import MEASURE, SYSTEM, TOPIC
+from .errors import ScoreDataError, ScorestdError, ScorestdWarning
+from .io import (
+    from_dataframe,
+    load,
+    read_long_csv,
+    read_matrix_csv,
+    read_netcdf,
+    read_trec_eval,
+    save,
+    to_dataframe,
+    write_long_csv,
+    write_matrix_csv,
+    write_netcdf,
+)
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "MEASURE",
+    "SYSTEM",
+    "TOPIC",
+    "ScoreDataError",
+    "ScorestdError",
+    "ScorestdWarning",
+    "__version__",
+    "cube",
+    "datasets",
+    "describe",
+    "from_dataframe",
+    "io",
+    "load",
+    "read_long_csv",
+    "read_matrix_csv",
+    "read_netcdf",
+    "read_trec_eval",
+    "save",
+    "to_dataframe",
+    "validate",
+    "write_long_csv",
+    "write_matrix_csv",
+    "write_netcdf",
+]

@@ -1,0 +1,49 @@
+"""The ``scorestd`` command line.
+
+Each subcommand lives in its own module of this package with a ``register(subparsers)``
+function; :data:`COMMANDS` lists them in the order ``--help`` shows them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import ScorestdError
+
+#: Modules of this package that define subcommands.
+COMMANDS: tuple[str, ...] = ("datasets", "info", "convert")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="scorestd",
+        description="Statistics of IR evaluation scores: standardize, aggregate, compare, "
+        "design test collections.",
+    )
+    parser.add_argument("--version", action="version", version=f"scorestd {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(f"{__name__}.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 1 bad data, 2 bad usage)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (ScorestdError, OSError) as exc:
+        print(f"scorestd {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # pragma: no cover - output piped into head
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

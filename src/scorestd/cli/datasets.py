@@ -1,0 +1,26 @@
+"""``scorestd datasets``: list the bundled collections."""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import datasets
+from ._common import print_table
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("datasets", help="list the bundled TREC collections",
+                       description="List the bundled TREC score collections.")
+    p.add_argument("--attribution", action="store_true",
+                   help="print the data's attribution and licence instead")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.attribution:
+        print(datasets.attribution())
+        return 0
+    print_table(datasets.list().drop(columns="source").set_index("collection"))
+    print("\nSources: " + "; ".join(sorted(datasets.SOURCES.values())))
+    print(f"Licence: {datasets.LICENSE} (scorestd datasets --attribution)")
+    return 0

@@ -1,0 +1,53 @@
+"""Exceptions and warnings raised by scorestd.
+
+Every error about input data says *where* the problem is: the file and line, or the
+topic, system or measure label at fault.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+class ScorestdError(Exception):
+    """Base class of the errors scorestd raises on purpose."""
+
+
+class ScoreDataError(ScorestdError, ValueError):
+    """Scores or labels that cannot be used, with the place they came from.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong.
+    path : str or os.PathLike, optional
+        The file at fault.
+    line : int, optional
+        The 1-based line number in ``path``.
+
+    Examples
+    --------
+    >>> str(ScoreDataError("expected 3 fields, found 2", path="run.txt", line=7))
+    'run.txt, line 7: expected 3 fields, found 2'
+    """
+
+    def __init__(
+        self, message: str, *, path: str | os.PathLike | None = None, line: int | None = None
+    ) -> None:
+        self.path = None if path is None else os.fspath(path)
+        self.line = line
+        self.message = message
+        where = ""
+        if self.path is not None:
+            where = self.path if line is None else f"{self.path}, line {line}"
+        elif line is not None:
+            where = f"line {line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class ScorestdWarning(UserWarning):
+    """Warnings about the data or a policy decision (e.g. a degenerate topic).
+
+    The test suite turns these into errors, so each one a function may emit is
+    documented and tested.
+    """
