@@ -248,8 +248,7 @@ def _checked_values(da: xr.DataArray, what: str) -> Any:
     if bad.any():
         t, s, m = (int(i[0]) for i in np.nonzero(bad))
         raise ScoreDataError(
-            f"{what}: infinite score {values[t, s, m]} at topic {da[TOPIC].values[t]!r}, "
-            f"system {da[SYSTEM].values[s]!r}, measure {da[MEASURE].values[m]!r}"
+            f"{what}: infinite score {values[t, s, m]} at {_where(da, t, s, m)}"
         )
     return values
 
@@ -257,15 +256,21 @@ def _checked_values(da: xr.DataArray, what: str) -> Any:
 def _coerce_objects(values: np.ndarray, da: xr.DataArray, what: str) -> np.ndarray:
     out = np.empty(values.shape, dtype=np.float64)
     for index, value in np.ndenumerate(values):
+        if isinstance(value, np.generic):
+            value = value.item()
         try:
             out[index] = np.nan if value is None else float(value)
         except (TypeError, ValueError):
             t, s, m = index
             raise ScoreDataError(
-                f"{what}: score {value!r} at topic {da[TOPIC].values[t]!r}, system "
-                f"{da[SYSTEM].values[s]!r}, measure {da[MEASURE].values[m]!r} is not a number"
+                f"{what}: score {value!r} at {_where(da, t, s, m)} is not a number"
             ) from None
     return out
+
+
+def _where(da: xr.DataArray, t: int, s: int, m: int) -> str:
+    labels = (str(da[dim].values[i]) for dim, i in zip(CUBE_DIMS, (t, s, m), strict=True))
+    return ", ".join(f"{dim} {label!r}" for dim, label in zip(CUBE_DIMS, labels, strict=True))
 
 
 def _is_dask(data: Any) -> bool:

@@ -65,7 +65,7 @@ def is_dataset(name: str) -> bool:
     return name in names()
 
 
-def list() -> pd.DataFrame:  # noqa: A001 - the public name the issue asks for
+def list() -> pd.DataFrame:
     """Table of the bundled collections: collection, measures, topics, systems, source.
 
     Examples

@@ -218,7 +218,7 @@ def read_long_csv(
     """
     p = existing_file(path)
     text = read_text(p)
-    attrs: dict = {}
+    attrs: dict = {"source": str(p), "source_format": "long_csv"}
     header_lines = 0
     if text.startswith(ATTRS_PREFIX):
         first, _, text = text.partition("\n")
@@ -320,15 +320,12 @@ def _build(
             raise fail(
                 second,
                 f"system {labels[SYSTEM][second]!r}, topic {labels[TOPIC][second]!r}, measure "
-                f"{labels[MEASURE][second]!r} is {values[second]!r} here but "
-                f"{values[first]!r} on {earlier}",
+                f"{labels[MEASURE][second]!r} is {float(values[second])!r} here but "
+                f"{float(values[first])!r} on {earlier}",
             )
     shape = (len(uniques[TOPIC]), len(uniques[SYSTEM]), len(uniques[MEASURE]))
     cube_values = np.full(int(np.prod(shape)), np.nan)
     cube_values[flat] = values
-    attrs = dict(attrs)
-    if source is not None:
-        attrs.setdefault("source", str(source))
     return make_cube(
         cube_values.reshape(shape),
         topics=list(uniques[TOPIC]),

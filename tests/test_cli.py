@@ -1,0 +1,64 @@
+"""The command line: datasets, info, convert; errors on stderr with a non-zero exit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import xarray as xr
+
+import scorestd
+from scorestd.cli import main
+
+
+def test_datasets_lists_collections(capsys):
+    assert main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    assert "robust2004" in out and "ap, ndcg" in out and "CC-BY-SA-4.0" in out
+
+
+def test_info_reports_shape_measures_missing_and_summary(capsys, tmp_path):
+    assert main(["info", "robust2004"]) == 0
+    out = capsys.readouterr().out
+    assert "99 topics × 110 systems × 2 measures" in out
+    assert "missing:  0 of 21780 cells" in out
+    (tmp_path / "m.csv").write_text("topic,a,b\n1,0.5,\n2,0.25,0.75\n")
+    assert main(["info", str(tmp_path / "m.csv")]) == 0
+    assert "missing:  1 of 4 cells" in capsys.readouterr().out
+
+
+def test_convert_round_trip(tmp_path, capsys):
+    out = tmp_path / "adhoc8.nc"
+    assert main(["convert", "adhoc8", str(out)]) == 0
+    xr.testing.assert_identical(scorestd.read_netcdf(out), scorestd.datasets.load("adhoc8"))
+    matrix = tmp_path / "p10.csv"
+    assert main(["convert", str(out), str(matrix), "--to", "matrix", "--measure", "p10"]) == 0
+    assert scorestd.read_matrix_csv(matrix).sizes["system"] == 129
+
+
+def test_errors_go_to_stderr_with_exit_code(capsys, tmp_path):
+    assert main(["info", str(tmp_path / "missing.csv")]) == 1
+    err = capsys.readouterr().err
+    assert "scorestd info: error:" in err and "missing.csv" in err
+    (tmp_path / "bad.csv").write_text("topic,a\n1,x\n")
+    assert main(["info", str(tmp_path / "bad.csv")]) == 1
+    assert "line 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["no-such-command"])
+    assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("command", [[], ["datasets"], ["info"], ["convert"]])
+def test_help_everywhere(command, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([*command, "--help"])
+    assert exc.value.code == 0
+    assert "usage: scorestd" in capsys.readouterr().out
+
+
+def test_module_entry_point_runs():
+    done = subprocess.run([sys.executable, "-m", "scorestd", "info", "adhoc5_ap"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "50 topics × 61 systems × 1 measures" in done.stdout

@@ -1,0 +1,95 @@
+"""trec_eval -q output files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorestd.errors import ScoreDataError
+from scorestd.io import read_trec_eval
+
+RUN_A = """\
+num_ret               401	1000
+map                   401	0.2500
+P_10                  401	0.4000
+ndcg_cut_20           401	0.3300
+map                   402	0.1250
+P_10                  402	0.2000
+ndcg_cut_20           402	0.1000
+map                   10	0.5000
+runid                 all	bm25
+num_q                 all	3
+map                   all	0.2917
+"""
+
+RUN_B = """\
+map	401	0.3
+P_10	401	0.5
+map	402	0.0
+runid	all	qld
+"""
+
+
+@pytest.fixture
+def runs(tmp_path):
+    (tmp_path / "a.eval").write_text(RUN_A)
+    (tmp_path / "b.eval").write_text(RUN_B)
+    return tmp_path
+
+
+def test_reads_runs_topics_and_parameterised_measures(runs):
+    c = read_trec_eval([runs / "a.eval", runs / "b.eval"])
+    assert c.system.values.tolist() == ["bm25", "qld"]
+    # natural order: topic 10 before 401; the "all" summaries are not topics
+    assert c.topic.values.tolist() == ["10", "401", "402"]
+    assert c.measure.values.tolist() == ["num_ret", "map", "P_10", "ndcg_cut_20"]
+    assert c.sel(system="bm25", topic="401", measure="ndcg_cut_20").item() == 0.33
+    assert c.sel(system="qld", topic="402", measure="map").item() == 0.0
+    # cells a run lacks are NaN, never dropped
+    assert np.isnan(c.sel(system="qld", topic="10", measure="map").item())
+    assert np.isnan(c.sel(system="qld", topic="401", measure="ndcg_cut_20").item())
+
+
+def test_directory_and_measure_filter_and_file_name_fallback(runs):
+    (runs / "b.eval").write_text(RUN_B.replace("runid\tall\tqld\n", ""))
+    c = read_trec_eval(runs, measures=["map"])
+    assert c.system.values.tolist() == ["bm25", "b"]
+    assert c.measure.values.tolist() == ["map"]
+
+
+def test_runs_argument_renames(runs):
+    c = read_trec_eval([runs / "a.eval", runs / "b.eval"], runs=["x", "y"])
+    assert c.system.values.tolist() == ["x", "y"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("map 401 0.2\nmap 402\n", r"f\.eval, line 2: too few fields: expected 3 \(measure topic value\), found 2"),
+        ("map 401 0.2 extra\n", r"f\.eval, line 1: too many fields"),
+        ("map 401 0.2\nmap 401 0.3\n", r"f\.eval, line 2: map of topic '401' is 0.3 here but 0.2 on line 1"),
+        ("map 401 zero\n", r"f\.eval, line 1: map of topic '401': 'zero' is not a number"),
+        ("", r"f\.eval: file is empty"),
+        ("map all 0.3\nrunid all x\n", r"f\.eval: no per-topic lines"),
+        ("runid all x\nmap 1 0.1\nrunid all y\n", r"f\.eval, line 3: second run id 'y'"),
+    ],
+)
+def test_bad_lines_name_file_and_line(tmp_path, text, message):
+    p = tmp_path / "f.eval"
+    p.write_text(text)
+    with pytest.raises(ScoreDataError, match=message):
+        read_trec_eval(p)
+
+
+def test_identical_repeats_are_accepted(tmp_path):
+    p = tmp_path / "f.eval"
+    p.write_text("map 1 0.5\nmap 1 0.5\n")
+    assert read_trec_eval(p).item() == 0.5
+
+
+def test_same_run_name_twice_and_missing_file(runs):
+    (runs / "c.eval").write_text(RUN_B)
+    with pytest.raises(ScoreDataError, match="run name 'qld' is also the run of"):
+        read_trec_eval([runs / "b.eval", runs / "c.eval"])
+    with pytest.raises(ScoreDataError, match="no such file"):
+        read_trec_eval([runs / "missing.eval"])
