@@ -38,11 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except BrokenPipeError:  # pragma: no cover - output piped into `head`
+        sys.stderr.close()
+        return 0
     except (ScorestdError, OSError) as exc:
         print(f"scorestd {args.command}: error: {exc}", file=sys.stderr)
         return 1
-    except BrokenPipeError:  # pragma: no cover - output piped into head
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

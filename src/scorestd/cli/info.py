@@ -18,14 +18,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cube = load_data(args)
-    print(f"data:     {args.data}")
-    for key, value in cube.attrs.items():
-        print(f"{key + ':':<9} {value}")
-    print(f"shape:    {cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
-          f"{cube.sizes[MEASURE]} measures")
-    print(f"measures: {', '.join(cube[MEASURE].values.tolist())}")
-    missing = int(cube.isnull().sum())
-    print(f"missing:  {missing} of {cube.size} cells")
+    lines = {"data": args.data, **cube.attrs}
+    lines["shape"] = (f"{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
+                      f"{cube.sizes[MEASURE]} measures")
+    lines["measures"] = ", ".join(cube[MEASURE].values.tolist())
+    lines["missing"] = f"{int(cube.isnull().sum())} of {cube.size} cells"
+    width = max(len(key) for key in lines) + 2
+    for key, value in lines.items():
+        print(f"{key + ':':<{width}}{value}")
     print()
     print_table(describe(cube))
     return 0
