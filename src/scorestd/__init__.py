@@ -15,6 +15,7 @@ from .cube import cube, validate
 from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError, ScorestdError, ScorestdWarning
+from .hardness import topic_hardness, topic_split
 from .io import (
     from_dataframe,
     load,
@@ -53,6 +54,8 @@ __all__ = [
     "read_trec_eval",
     "save",
     "to_dataframe",
+    "topic_hardness",
+    "topic_split",
     "validate",
     "write_long_csv",
     "write_matrix_csv",
