@@ -29,6 +29,7 @@ from .io import (
     write_matrix_csv,
     write_netcdf,
 )
+from .smoothing import smooth
 
 __version__ = "0.1.0.dev0"
 
@@ -53,6 +54,7 @@ __all__ = [
     "read_netcdf",
     "read_trec_eval",
     "save",
+    "smooth",
     "to_dataframe",
     "topic_hardness",
     "topic_split",
