@@ -7,6 +7,7 @@ Labelled front end of :mod:`scorestd.kernels.aggregate` (Ravana & Moffat 2009):
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ import xarray as xr
 from ._options import check_option
 from .cube import _is_dask, match_input_dims, validate
 from .dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError
+from .errors import ScoreDataError, ScorestdWarning
 from .kernels.aggregate import DEFAULT_EPS, Method, ZeroPolicy, aggregate_kernel
 from .kernels.ranking import TieRule, rank_descending
 
@@ -87,22 +88,29 @@ def aggregate(
     method = check_option(method, Method, "method")
     if dim not in CUBE_DIMS:
         raise ValueError(f"dim must be one of {', '.join(map(repr, CUBE_DIMS))}; got {dim!r}")
+    zeros = check_option(zeros, ZeroPolicy, "zeros")
+    labelled_warning = False
     if not _is_dask(cube.data):  # a dask cube is checked by the kernel, by position
         if method in _NONNEGATIVE:
             _refuse(cube, cube.values < 0, f"{method} needs non-negative scores")
-        if method == "hm" and check_option(zeros, ZeroPolicy, "zeros") == "raise":
+        if method == "hm" and zeros == "raise":
             _refuse(cube, cube.values == 0,
                     "hm: the harmonic mean is undefined for scores containing a zero "
                     "(use ehm, or zeros='nan')")
-    result = xr.apply_ufunc(
-        aggregate_kernel,
-        cube,
-        input_core_dims=[[dim]],
-        kwargs={"method": method, "axis": -1, "eps": eps, "skipna": skipna, "zeros": zeros},
-        dask="parallelized",
-        output_dtypes=[np.float64],
-        dask_gufunc_kwargs={"allow_rechunk": True},
-    )
+        if method == "hm" and zeros == "nan":
+            labelled_warning = _warn_undefined_hm(cube, dim)
+    with warnings.catch_warnings():
+        if labelled_warning:  # said above with labels; the kernel would say it by position
+            warnings.simplefilter("ignore", ScorestdWarning)
+        result = xr.apply_ufunc(
+            aggregate_kernel,
+            cube,
+            input_core_dims=[[dim]],
+            kwargs={"method": method, "axis": -1, "eps": eps, "skipna": skipna, "zeros": zeros},
+            dask="parallelized",
+            output_dtypes=[np.float64],
+            dask_gufunc_kwargs={"allow_rechunk": True},
+        )
     attrs = dict(cube.attrs)
     attrs.update(aggregation=method, skipna=int(skipna))
     if method in DEFAULT_EPS:
@@ -172,6 +180,23 @@ def rank_systems(
     )
     ranks = ranks.transpose(*system_scores.dims)
     return ranks.assign_attrs({**system_scores.attrs, "ties": ties}).rename("rank")
+
+
+def _warn_undefined_hm(cube: xr.DataArray, dim: str) -> bool:
+    undefined = (cube == 0).any(dim)
+    if not bool(undefined.any()):
+        return False
+    names = {str(d): undefined[d].values[undefined.any([o for o in undefined.dims if o != d]).values]
+             for d in undefined.dims}
+    where = "; ".join(f"{d}s {', '.join(map(str, v[:5]))}{' …' if len(v) > 5 else ''}"
+                      for d, v in names.items())
+    warnings.warn(
+        f"hm: the harmonic mean is undefined (a zero score) for {int(undefined.sum())} "
+        f"aggregate(s), left NaN: {where}",
+        ScorestdWarning,
+        stacklevel=3,
+    )
+    return True
 
 
 def _refuse(cube: xr.DataArray, bad: np.ndarray, what: str) -> None:
