@@ -26,7 +26,7 @@ def test_egm_scores_and_ranks(capsys, adhoc8_ap):
     rows = parse(out)
     want = aggregate(adhoc8_ap, "egm", eps=0.01).sel(measure="ap").to_series()
     assert len(rows) == 129
-    assert list(rows)[0] == want.idxmax()  # sorted best first
+    assert next(iter(rows)) == want.idxmax()  # sorted best first
     for system, (score, rank) in rows.items():
         assert float(score) == pytest.approx(want[system], abs=5e-5)
         assert int(rank) == 1 + int((want > want[system]).sum())
