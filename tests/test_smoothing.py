@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import xarray as xr
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -55,6 +55,7 @@ scores_2d = arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 5)),
                    elements=st.floats(0, 1))
 
 
+@settings(max_examples=40)
 @given(scores_2d, st.data())
 def test_alpha_one_is_identity_and_alpha_zero_is_prior_mean(x, data):
     n_systems = x.shape[1]
@@ -137,3 +138,16 @@ def test_dask_backed_cubes(small_cube):
     new, prior = small_cube.isel(topic=slice(0, 6)), small_cube.isel(topic=slice(6, None))
     lazy = smooth(new.chunk({"system": 2}), prior.chunk({"topic": 3}), alpha=0.8)
     xr.testing.assert_allclose(lazy.compute(), smooth(new, prior, alpha=0.8))
+
+
+def test_standardized_scores_are_smoothed_too(robust2004):
+    # The paper also smooths standardized AP: each side is standardized on its own
+    # topics (here z-scores per topic across systems, which are negative for weak runs).
+    def z(c):
+        return (c - c.mean("system")) / c.std("system", ddof=1)
+
+    new, prior = z(robust2004.isel(topic=slice(0, 25))), z(partial_prior(robust2004))
+    got = smooth(new, prior, alpha=0.5)
+    assert float(got.min()) < 0
+    want = 0.5 * new + 0.5 * prior.mean("topic", skipna=True)
+    xr.testing.assert_allclose(got, want.transpose(*new.dims), check_dim_order=False)
