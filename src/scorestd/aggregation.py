@@ -186,10 +186,10 @@ def _warn_undefined_hm(cube: xr.DataArray, dim: str) -> bool:
     undefined = (cube == 0).any(dim)
     if not bool(undefined.any()):
         return False
-    names = {str(d): undefined[d].values[undefined.any([o for o in undefined.dims if o != d]).values]
-             for d in undefined.dims}
-    where = "; ".join(f"{d}s {', '.join(map(str, v[:5]))}{' …' if len(v) > 5 else ''}"
-                      for d, v in names.items())
+    where = "; ".join(
+        f"{d}s {_some(undefined[d].values[undefined.any([o for o in undefined.dims if o != d])])}"
+        for d in undefined.dims
+    )
     warnings.warn(
         f"hm: the harmonic mean is undefined (a zero score) for {int(undefined.sum())} "
         f"aggregate(s), left NaN: {where}",
@@ -205,10 +205,16 @@ def _refuse(cube: xr.DataArray, bad: np.ndarray, what: str) -> None:
         return
     s, t, m = (int(i[0]) for i in np.nonzero(bad.transpose(1, 0, 2)))  # first system at fault
     labels = {dim: cube[dim].values.astype(str).tolist() for dim in CUBE_DIMS}
-    systems = [labels[SYSTEM][i] for i in np.flatnonzero(bad.any(axis=(0, 2)))]
-    more = f" and {len(systems) - 5} more" if len(systems) > 5 else ""
+    systems = np.asarray(labels[SYSTEM])[bad.any(axis=(0, 2))]
     raise ScoreDataError(
         f"{what}: system {labels[SYSTEM][s]!r} has {float(cube.values[t, s, m])!r} at topic "
         f"{labels[TOPIC][t]!r}, measure {labels[MEASURE][m]!r} "
-        f"(systems at fault: {', '.join(map(repr, systems[:5]))}{more})"
+        f"(systems at fault: {_some(systems)})"
     )
+
+
+def _some(labels: Any, most: int = 5) -> str:
+    """The first labels, and how many more."""
+    labels = [str(v) for v in labels]
+    more = f" and {len(labels) - most} more" if len(labels) > most else ""
+    return ", ".join(labels[:most]) + more
