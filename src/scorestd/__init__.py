@@ -10,10 +10,12 @@ measure); every function takes such a cube, or a 2-D (topic, system) array.
 """
 
 from . import datasets, io
+from .aggregation import aggregate, rank_systems
 from .cube import cube, validate
 from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError, ScorestdError, ScorestdWarning
+from .hardness import topic_hardness, topic_split
 from .io import (
     from_dataframe,
     load,
@@ -27,6 +29,7 @@ from .io import (
     write_matrix_csv,
     write_netcdf,
 )
+from .smoothing import smooth
 
 __version__ = "0.1.0.dev0"
 
@@ -38,18 +41,23 @@ __all__ = [
     "ScorestdError",
     "ScorestdWarning",
     "__version__",
+    "aggregate",
     "cube",
     "datasets",
     "describe",
     "from_dataframe",
     "io",
     "load",
+    "rank_systems",
     "read_long_csv",
     "read_matrix_csv",
     "read_netcdf",
     "read_trec_eval",
     "save",
+    "smooth",
     "to_dataframe",
+    "topic_hardness",
+    "topic_split",
     "validate",
     "write_long_csv",
     "write_matrix_csv",
