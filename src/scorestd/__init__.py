@@ -10,6 +10,7 @@ measure); every function takes such a cube, or a 2-D (topic, system) array.
 """
 
 from . import datasets, io
+from .correlation import correlation
 from .cube import cube, validate
 from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
@@ -27,6 +28,8 @@ from .io import (
     write_matrix_csv,
     write_netcdf,
 )
+from .multiple_comparisons import adjust_pvalues, randomised_tukey_hsd, tukey_hsd
+from .significance import compare, compare_unpaired, fraction_significant
 
 __version__ = "0.1.0.dev0"
 
@@ -38,18 +41,25 @@ __all__ = [
     "ScorestdError",
     "ScorestdWarning",
     "__version__",
+    "adjust_pvalues",
+    "compare",
+    "compare_unpaired",
+    "correlation",
     "cube",
     "datasets",
     "describe",
+    "fraction_significant",
     "from_dataframe",
     "io",
     "load",
+    "randomised_tukey_hsd",
     "read_long_csv",
     "read_matrix_csv",
     "read_netcdf",
     "read_trec_eval",
     "save",
     "to_dataframe",
+    "tukey_hsd",
     "validate",
     "write_long_csv",
     "write_matrix_csv",
