@@ -139,3 +139,16 @@ def test_bootstrap_power_sanity():
     assert bootstrap_all_pairs(x, B=999, seed=1).pvalue[0] == pytest.approx(1 / 1000)
     same = np.hstack([base + rng.normal(0, 0.05, (40, 1)), base])
     assert bootstrap_all_pairs(same, B=999, seed=1).pvalue[0] > 0.01
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_exact_enumeration_matches_scipy_permutation_test(small, alternative):
+    from scipy import stats
+
+    r = permutation_all_pairs(small, B="exact", alternative=alternative, pairs=([0, 3], [2, 1]))
+    for k, (a, b) in enumerate([(0, 2), (3, 1)]):
+        d = small[:, a] - small[:, b]
+        # scipy enumerates all 2^9 sign patterns of the paired differences
+        ref = stats.permutation_test((d,), np.mean, permutation_type="samples",
+                                     n_resamples=np.inf, alternative=alternative)
+        assert r.pvalue[k] == pytest.approx(ref.pvalue, abs=1e-12)
