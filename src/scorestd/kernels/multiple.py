@@ -89,7 +89,15 @@ def adjust_pvalues(p, method: AdjustMethod = "holm", axis: int = -1) -> np.ndarr
 
 def complete_topics(x, axis_topic: int = -2) -> np.ndarray:
     """Scores with topics on axis −2, raising if any score is NaN (a complete block
-    design is needed by the two-way ANOVA)."""
+    design is needed by the two-way ANOVA).
+
+    Examples
+    --------
+    >>> complete_topics([[0.1, float("nan")], [0.2, 0.3]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Tukey's HSD needs complete data: drop topics with missing scores
+    """
     x = topics_last_but_one(x, axis_topic)
     if np.isnan(x).any():
         raise ValueError("Tukey's HSD needs complete data: drop topics with missing scores")

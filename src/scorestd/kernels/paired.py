@@ -39,13 +39,27 @@ NAN_POLICIES = ("omit", "raise")
 
 
 def check_alternative(alternative: str) -> None:
-    """Raise ``ValueError`` unless ``alternative`` is one of :data:`ALTERNATIVES`."""
+    """Raise ``ValueError`` unless ``alternative`` is one of :data:`ALTERNATIVES`.
+
+    Examples
+    --------
+    >>> check_alternative("less")
+    >>> check_alternative("lower")
+    Traceback (most recent call last):
+    ...
+    ValueError: alternative must be one of ('two-sided', 'greater', 'less'), got 'lower'
+    """
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
 
 
 def check_nan_policy(nan_policy: str) -> None:
-    """Raise ``ValueError`` unless ``nan_policy`` is one of :data:`NAN_POLICIES`."""
+    """Raise ``ValueError`` unless ``nan_policy`` is one of :data:`NAN_POLICIES`.
+
+    Examples
+    --------
+    >>> check_nan_policy("omit")
+    """
     if nan_policy not in NAN_POLICIES:
         raise ValueError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}")
 
@@ -65,7 +79,13 @@ def pair_indices(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def topics_last_but_one(x, axis_topic: int = -2, *, nan_policy: str = "omit") -> np.ndarray:
-    """``x`` as float with topics on axis −2 and systems last; checks size and NaN policy."""
+    """``x`` as float with topics on axis −2 and systems last; checks size and NaN policy.
+
+    Examples
+    --------
+    >>> topics_last_but_one([[1, 2, 3], [4, 5, 6]], axis_topic=-1).shape  # 2 systems × 3 topics
+    (3, 2)
+    """
     check_nan_policy(nan_policy)
     x = np.asarray(x, dtype=float)
     if x.ndim < 2:
@@ -79,7 +99,13 @@ def topics_last_but_one(x, axis_topic: int = -2, *, nan_policy: str = "omit") ->
 
 
 def resolve_pairs(n_systems: int, pairs) -> tuple[np.ndarray, np.ndarray]:
-    """``pairs`` as two checked index arrays; all pairs when ``pairs`` is None."""
+    """``pairs`` as two checked index arrays; all pairs when ``pairs`` is None.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in resolve_pairs(3, ([2], [0]))]
+    [[2], [0]]
+    """
     if pairs is None:
         return pair_indices(n_systems)
     i, j = (np.asarray(p, dtype=np.intp) for p in pairs)
