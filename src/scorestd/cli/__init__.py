@@ -15,7 +15,13 @@ from .. import __version__
 from ..errors import ScorestdError
 
 #: Modules of this package that define subcommands.
-COMMANDS: tuple[str, ...] = ("datasets", "info", "convert", "aggregate")
+COMMANDS: tuple[str, ...] = (
+    "datasets",
+    "info",
+    "convert",
+    "aggregate",
+    "compare",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
