@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import numpy as np
 import xarray as xr
+from scipy import stats
 from scipy.optimize import brentq
 from statsmodels.stats.power import FTestAnovaPower, TTestIndPower, TTestPower
 
@@ -92,18 +93,34 @@ def power_function(
     sd = math.sqrt(check_positive("variance", variance))
     if test == "paired_t":
         engine = TTestPower()
-        return lambda d, n, a: float(
-            engine.power(effect_size=d / sd, nobs=n, alpha=a, alternative=alternative))
+        return lambda d, n, a: _t_power(
+            engine.power(effect_size=d / sd, nobs=n, alpha=a, alternative=alternative),
+            d / sd * math.sqrt(n), n - 1, a, alternative)
     if test == "unpaired_t":
         engine_ind = TTestIndPower()
-        return lambda d, n, a: float(
+        return lambda d, n, a: _t_power(
             engine_ind.power(effect_size=d / sd, nobs1=n, alpha=a, ratio=1.0,
-                             alternative=alternative))
+                             alternative=alternative),
+            d / sd * math.sqrt(n / 2), 2 * n - 2, a, alternative)
     m = check_count("n_systems", n_systems, 2)
     engine_f = FTestAnovaPower()
     return lambda d, n, a: float(
         engine_f.power(effect_size=d / (sd * math.sqrt(2 * m)), nobs=n * m, alpha=a,
                        k_groups=m))
+
+
+def _t_power(power: float, nc: float, df: float, alpha: float, alternative: str) -> float:
+    """statsmodels' t power, repaired where scipy's ``nct.cdf`` of the far tail is NaN.
+
+    For large noncentralities ``scipy.stats.nct.cdf(-crit, df, nc)`` can return NaN
+    (the whole power then is NaN); by symmetry it equals ``nct.sf(crit, df, -nc)``.
+    """
+    if not math.isnan(power):
+        return float(power)
+    crit = stats.t.isf(alpha / 2 if alternative == "two-sided" else alpha, df)
+    upper = stats.nct.sf(crit, df, nc)
+    lower = stats.nct.sf(crit, df, -nc) if alternative == "two-sided" else 0.0
+    return float(upper + lower)
 
 
 def solve_power(
@@ -235,7 +252,7 @@ def _solve_one(fn: Callable[[float, float, float], float], unknown: str,
     if unknown == "min_diff":
         return _root_increasing(lambda x: fn(x, n, a), p, low=1e-12, what="min_diff",
                                 expand=True, context=f"n_topics={n}, alpha={a}")
-    return _root_increasing(lambda x: fn(d, n, x), p, low=1e-12, high=1 - 1e-12,
+    return _root_increasing(lambda x: fn(d, n, x), p, low=1e-12, high=1 - 1e-9,
                             what="alpha", context=f"min_diff={d}, n_topics={n}")
 
 
