@@ -93,12 +93,12 @@ def standardized_stack(cube: xr.DataArray, schemes: Sequence[str]) -> np.ndarray
     """
     from .. import standardize
 
-    single = cube.isel({MEASURE: 0}).transpose(TOPIC, SYSTEM)
     layers = []
     for scheme in schemes:
         name = model_name(scheme)
-        layer = single if name is None else standardize(single, model=name)
-        layers.append(np.asarray(layer.transpose(TOPIC, SYSTEM).values, dtype=np.float64))
+        layer = cube if name is None else standardize(cube, model=name)
+        layer = layer.isel({MEASURE: 0}).transpose(TOPIC, SYSTEM)
+        layers.append(np.asarray(layer.values, dtype=np.float64))
     return np.stack(layers)
 
 
