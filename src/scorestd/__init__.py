@@ -10,6 +10,7 @@ measure); every function takes such a cube, or a 2-D (topic, system) array.
 """
 
 from . import datasets, io
+from .aggregation import aggregate, rank_systems
 from .cube import cube, validate
 from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
@@ -38,12 +39,14 @@ __all__ = [
     "ScorestdError",
     "ScorestdWarning",
     "__version__",
+    "aggregate",
     "cube",
     "datasets",
     "describe",
     "from_dataframe",
     "io",
     "load",
+    "rank_systems",
     "read_long_csv",
     "read_matrix_csv",
     "read_netcdf",

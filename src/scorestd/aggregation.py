@@ -1,0 +1,189 @@
+"""Aggregation of per-topic scores into system scores, and system rankings.
+
+Labelled front end of :mod:`scorestd.kernels.aggregate` (Ravana & Moffat 2009):
+``aggregate(cube, method="egm")`` reduces the ``topic`` dim (or any other by
+``dim=``) and :func:`rank_systems` ranks the systems by the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ._options import check_option
+from .cube import _is_dask, match_input_dims, validate
+from .dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
+from .errors import ScoreDataError
+from .kernels.aggregate import DEFAULT_EPS, Method, ZeroPolicy, aggregate_kernel
+from .kernels.ranking import TieRule, rank_descending
+
+__all__ = ["aggregate", "rank_systems"]
+
+#: Methods that take logarithms or reciprocals and so reject negative scores.
+_NONNEGATIVE = frozenset({"gm", "egm", "gm_trec_eval", "hm", "ehm"})
+
+
+def aggregate(
+    scores: Any,
+    method: Method = "am",
+    *,
+    dim: str = TOPIC,
+    eps: float | None = None,
+    skipna: bool = False,
+    zeros: ZeroPolicy = "raise",
+) -> xr.DataArray:
+    """Aggregate scores over topics (or another dim) into one score per system.
+
+    Parameters
+    ----------
+    scores : xarray.DataArray or pandas.DataFrame
+        A score cube or a 2-D ``(topic, system)`` array.
+    method : {"am", "gm", "egm", "gm_trec_eval", "hm", "ehm", "md"}, default "am"
+        Arithmetic mean, geometric mean, additive ε-adjusted geometric mean
+        (``exp(mean(log(x+ε))) − ε``), trec_eval's thresholded geometric mean
+        (``exp(mean(log(max(x, ε))))``), harmonic mean, ε-adjusted harmonic mean and
+        median, exactly as in Ravana & Moffat (2009); the kernels of the same names in
+        :mod:`scorestd.kernels.aggregate` are the array versions.
+    dim : str, default "topic"
+        The dim to reduce.
+    eps : float, optional
+        ε of ``egm`` and ``ehm`` (default 0.01) and of ``gm_trec_eval`` (default 1e-5).
+    skipna : bool, default False
+        Missing (``NaN``) scores: the package default ``False`` makes the aggregate of a
+        system with any missing topic ``NaN``; ``True`` aggregates the present scores
+        only (``NaN`` if there are none).
+    zeros : {"raise", "nan"}, default "raise"
+        For ``method="hm"`` only: a system with a zero score has no harmonic mean;
+        raise, or give it ``NaN`` with a :class:`~scorestd.errors.ScorestdWarning`.
+
+    Returns
+    -------
+    xarray.DataArray
+        ``scores`` without ``dim`` (a 2-D input gives a result without ``measure``),
+        named after the method, with attrs ``aggregation``, ``eps`` (if used) and
+        ``skipna``.
+
+    Raises
+    ------
+    ScoreDataError
+        A negative score for ``gm``, ``egm``, ``gm_trec_eval``, ``hm`` or ``ehm``, or a
+        zero score for ``hm`` with ``zeros="raise"``; the message names the systems and
+        the first topic at fault.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap")
+    >>> gmap = aggregate(ap, "egm", eps=0.01)
+    >>> gmap.dims
+    ('system', 'measure')
+    >>> round(float(gmap.sel(system="run1", measure="ap")), 4) < round(
+    ...     float(aggregate(ap).sel(system="run1", measure="ap")), 4)
+    True
+    """
+    cube = validate(scores)
+    method = check_option(method, Method, "method")
+    if dim not in CUBE_DIMS:
+        raise ValueError(f"dim must be one of {', '.join(map(repr, CUBE_DIMS))}; got {dim!r}")
+    if not _is_dask(cube.data):  # a dask cube is checked by the kernel, by position
+        if method in _NONNEGATIVE:
+            _refuse(cube, cube.values < 0, f"{method} needs non-negative scores")
+        if method == "hm" and check_option(zeros, ZeroPolicy, "zeros") == "raise":
+            _refuse(cube, cube.values == 0,
+                    "hm: the harmonic mean is undefined for scores containing a zero "
+                    "(use ehm, or zeros='nan')")
+    result = xr.apply_ufunc(
+        aggregate_kernel,
+        cube,
+        input_core_dims=[[dim]],
+        kwargs={"method": method, "axis": -1, "eps": eps, "skipna": skipna, "zeros": zeros},
+        dask="parallelized",
+        output_dtypes=[np.float64],
+        dask_gufunc_kwargs={"allow_rechunk": True},
+    )
+    attrs = dict(cube.attrs)
+    attrs.update(aggregation=method, skipna=int(skipna))
+    if method in DEFAULT_EPS:
+        attrs["eps"] = DEFAULT_EPS[method] if eps is None else float(eps)
+    result = result.assign_attrs(attrs).rename(method)
+    return match_input_dims(result, scores)
+
+
+def rank_systems(
+    scores: Any,
+    method: Method = "am",
+    *,
+    dim: str = TOPIC,
+    eps: float | None = None,
+    skipna: bool = False,
+    zeros: ZeroPolicy = "raise",
+    ties: TieRule = "min",
+) -> xr.DataArray:
+    """Rank systems by their aggregate score; rank 1 is the best (highest) system.
+
+    Parameters
+    ----------
+    scores : xarray.DataArray or pandas.DataFrame
+        A score cube or 2-D ``(topic, system)`` array, aggregated with
+        :func:`aggregate` first; or already aggregated system scores (an
+        ``xarray.DataArray`` with a ``system`` dim but no ``dim`` dim).
+    method, dim, eps, skipna, zeros
+        As in :func:`aggregate`.
+    ties : {"min", "average", "max", "dense", "ordinal"}, default "min"
+        Tie rule. The default "min" is competition ranking: systems with equal
+        aggregate scores share the best of their ranks (1, 2, 2, 4); "average" gives
+        them the mean rank (1, 2.5, 2.5, 4); "ordinal" breaks ties by system order.
+
+    Returns
+    -------
+    xarray.DataArray
+        float64 ranks over ``system`` (and ``measure``), named ``"rank"``, with attrs
+        ``ties`` and those of the aggregate. A system whose aggregate is ``NaN`` gets
+        rank ``NaN`` and takes no rank from the others.
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> s = xr.DataArray([[0.1, 0.4, 0.1], [0.3, 0.2, 0.3]], dims=("topic", "system"),
+    ...                  coords={"topic": ["q1", "q2"], "system": ["a", "b", "c"]})
+    >>> rank_systems(s).values.tolist()  # a and c tie (mean 0.2): both rank 2
+    [2.0, 1.0, 2.0]
+    >>> rank_systems(s, ties="average").values.tolist()
+    [2.5, 1.0, 2.5]
+    """
+    ties = check_option(ties, TieRule, "ties")
+    if isinstance(scores, xr.DataArray) and dim not in scores.dims and SYSTEM in scores.dims:
+        system_scores = scores
+    else:
+        system_scores = aggregate(scores, method, dim=dim, eps=eps, skipna=skipna, zeros=zeros)
+    if SYSTEM not in system_scores.dims:
+        raise ValueError(f"cannot rank systems after aggregating over {dim!r}")
+    ranks = xr.apply_ufunc(
+        rank_descending,
+        system_scores,
+        input_core_dims=[[SYSTEM]],
+        output_core_dims=[[SYSTEM]],
+        kwargs={"axis": -1, "ties": ties},
+        dask="parallelized",
+        output_dtypes=[np.float64],
+        dask_gufunc_kwargs={"allow_rechunk": True},
+    )
+    ranks = ranks.transpose(*system_scores.dims)
+    return ranks.assign_attrs({**system_scores.attrs, "ties": ties}).rename("rank")
+
+
+def _refuse(cube: xr.DataArray, bad: np.ndarray, what: str) -> None:
+    """Raise naming the systems (and the first topic and measure) where ``bad``."""
+    if not bad.any():
+        return
+    s, t, m = (int(i[0]) for i in np.nonzero(bad.transpose(1, 0, 2)))  # first system at fault
+    labels = {dim: cube[dim].values.astype(str).tolist() for dim in CUBE_DIMS}
+    systems = [labels[SYSTEM][i] for i in np.flatnonzero(bad.any(axis=(0, 2)))]
+    more = f" and {len(systems) - 5} more" if len(systems) > 5 else ""
+    raise ScoreDataError(
+        f"{what}: system {labels[SYSTEM][s]!r} has {float(cube.values[t, s, m])!r} at topic "
+        f"{labels[TOPIC][t]!r}, measure {labels[MEASURE][m]!r} "
+        f"(systems at fault: {', '.join(map(repr, systems[:5]))}{more})"
+    )

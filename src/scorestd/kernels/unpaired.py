@@ -1,0 +1,100 @@
+"""Unpaired (two-sample) t-tests of every system on one topic set against every
+system on another, e.g. the same systems on two disjoint topic sets.
+
+NaN scores are left out of each system's mean and variance (each system's own
+``n``); a system with fewer than 2 scores on a side gives NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .paired import Alternative, check_alternative, pvalue_from_t, topics_last_but_one
+
+__all__ = ["system_moments", "unpaired_t_all_pairs"]
+
+
+def system_moments(x, axis_topic: int = -2):
+    """Per-system mean, variance (n − 1) and count of non-NaN scores, each ``(..., S)``.
+
+    Examples
+    --------
+    >>> mean, var, n = system_moments([[0.1, 0.5], [0.3, float("nan")]])
+    >>> mean.tolist(), n.tolist()
+    ([0.2, 0.5], [2, 1])
+    """
+    x = topics_last_but_one(x, axis_topic)
+    n = np.count_nonzero(~np.isnan(x), axis=-2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.nansum(x, axis=-2) / n
+        var = np.nansum((x - mean[..., None, :]) ** 2, axis=-2) / (n - 1)
+    var = np.where(n > 1, var, np.nan)
+    return mean, var, n
+
+
+def unpaired_t_all_pairs(
+    x1,
+    x2,
+    equal_var: bool = False,
+    *,
+    axis_topic: int = -2,
+    alternative: Alternative = "two-sided",
+    return_df: bool = False,
+):
+    """Two-sample t-tests of system i on ``x1`` against system j on ``x2``, for all i, j.
+
+    Welch's test by default, Student's pooled-variance test with
+    ``equal_var=True``; equal to ``scipy.stats.ttest_ind`` entry by entry. Two
+    constant samples with equal means give t = NaN and p = 1.
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        Scores ``(..., T1, S)`` and ``(..., T2, S)`` with the same batch shape.
+    equal_var : bool
+        Pool the variances (Student) instead of Welch's approximation.
+    axis_topic : int
+        Axis of the topics in both arrays.
+    alternative : {"two-sided", "greater", "less"}
+        "greater": the mean of system i on ``x1`` exceeds that of system j on ``x2``.
+    return_df : bool
+        Also return the degrees of freedom.
+
+    Returns
+    -------
+    t, p : numpy.ndarray
+        Each ``(..., S, S)``; entry ``[..., i, j]`` tests i on ``x1`` against j on
+        ``x2`` (the diagonal: the same system across the two topic sets).
+    df : numpy.ndarray
+        Only with ``return_df=True``.
+
+    Examples
+    --------
+    >>> t, p = unpaired_t_all_pairs([[0.2, 0.4], [0.3, 0.6], [0.1, 0.5]],
+    ...                             [[0.1, 0.3], [0.2, 0.2]])
+    >>> t.round(3).tolist()
+    [[0.655, -0.655], [4.583, 3.273]]
+    """
+    check_alternative(alternative)
+    m1, v1, n1 = system_moments(x1, axis_topic)
+    m2, v2, n2 = system_moments(x2, axis_topic)
+    if m1.shape != m2.shape:
+        raise ValueError(
+            f"x1 and x2 must have the same batch shape and systems, got {m1.shape} and {m2.shape}"
+        )
+    diff = m1[..., :, None] - m2[..., None, :]
+    a = v1[..., :, None] / n1[..., :, None]
+    b = v2[..., None, :] / n2[..., None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if equal_var:
+            df = (n1[..., :, None] + n2[..., None, :] - 2).astype(float)
+            pooled = ((n1[..., :, None] - 1) * v1[..., :, None]
+                      + (n2[..., None, :] - 1) * v2[..., None, :]) / df
+            se = np.sqrt(pooled * (1.0 / n1[..., :, None] + 1.0 / n2[..., None, :]))
+        else:
+            se = np.sqrt(a + b)
+            df = (a + b) ** 2 / (a * a / (n1[..., :, None] - 1) + b * b / (n2[..., None, :] - 1))
+        t = diff / se
+    p = pvalue_from_t(t, df, alternative)
+    p = np.where((se == 0) & (diff == 0), 1.0, p)
+    return (t, p, df) if return_df else (t, p)
