@@ -120,7 +120,8 @@ def test_scheme_mapping_gives_scheme_dim(small_cube):
     ({"power": 0.8, "min_diff": 0.1, "test": "wilcoxon"}, "'paired_t', 'unpaired_t', 'anova'"),
 ])
 def test_bad_arguments(kwargs, match):
-    with pytest.raises(DesignError, match=match):
+    # DesignError for values, ValueError for options; DesignError is a ValueError too
+    with pytest.raises(ValueError, match=match):
         solve_power(variance=0.04, **kwargs)
 
 

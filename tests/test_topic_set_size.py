@@ -161,7 +161,8 @@ def test_from_scores_uses_paired_difference_and_residual(robust2004):
     ({"min_diff": 0.1, "method": "nagata"}, "'sakai', 'exact'"),
 ])
 def test_bad_arguments(kwargs, match):
-    with pytest.raises(DesignError, match=match):
+    # DesignError for values, ValueError for options; DesignError is a ValueError too
+    with pytest.raises(ValueError, match=match):
         topic_set_size(variance=0.04, **kwargs)
 
 

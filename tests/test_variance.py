@@ -58,7 +58,7 @@ def test_pooling_over_collections_with_different_measures(small_cube):
 
 def test_within_system_equals_one_way_anova(small_cube):
     x = small_cube.sel(measure="ap").values
-    t, s = np.indices(x.shape)
+    s = np.indices(x.shape)[1]
     frame = pd.DataFrame({"score": x.ravel(), "system": s.ravel()})
     table = anova_lm(smf.ols("score ~ C(system)", data=frame).fit())
     expected = table.loc["Residual", "mean_sq"]

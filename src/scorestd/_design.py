@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import Any
 
 from .errors import ScorestdError
@@ -15,14 +14,6 @@ class DesignError(ScorestdError, ValueError):
 
 class UnreachableTargetError(ScorestdError, ValueError):
     """A solver cannot reach the requested power (or width) within its bounds."""
-
-
-def check_option(name: str, value: Any, choices: Iterable[str]) -> str:
-    """Return ``value`` if it is one of ``choices``; otherwise raise a DesignError."""
-    choices = tuple(choices)
-    if value not in choices:
-        raise DesignError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
-    return value
 
 
 def check_probability(name: str, value: Any) -> float:

@@ -36,18 +36,17 @@ from ._design import (
     DesignError,
     UnreachableTargetError,
     check_count,
-    check_option,
     check_positive,
     check_probability,
 )
+from ._options import check_option
 from .dims import SYSTEM
 from .variance import estimate_variance
 
 __all__ = ["PowerTest", "power_function", "solve_power"]
 
 PowerTest = Literal["paired_t", "unpaired_t", "anova"]
-POWER_TESTS: tuple[str, ...] = ("paired_t", "unpaired_t", "anova")
-ALTERNATIVES: tuple[str, ...] = ("two-sided", "larger")
+Alternative = Literal["two-sided", "larger"]
 VARIANCE_OF_TEST = {
     "paired_t": "paired_difference",
     "unpaired_t": "within_system",
@@ -61,7 +60,7 @@ def power_function(
     *,
     variance: float,
     n_systems: int = 2,
-    alternative: Literal["two-sided", "larger"] = "two-sided",
+    alternative: Alternative = "two-sided",
 ) -> Callable[[float, float, float], float]:
     """The power of ``test`` as a function ``f(min_diff, n_topics, alpha)``.
 
@@ -88,8 +87,8 @@ def power_function(
     >>> round(f(0.1, 34, 0.05), 4)
     0.8078
     """
-    check_option("test", test, POWER_TESTS)
-    check_option("alternative", alternative, ALTERNATIVES)
+    check_option(test, PowerTest, "test")
+    check_option(alternative, Alternative, "alternative")
     sd = math.sqrt(check_positive("variance", variance))
     if test == "paired_t":
         engine = TTestPower()
@@ -133,7 +132,7 @@ def solve_power(
     power: float | None = None,
     n_systems: int | None = None,
     variance: Any = None,
-    alternative: Literal["two-sided", "larger"] = "two-sided",
+    alternative: Alternative = "two-sided",
     max_topics: int = 100_000,
 ) -> Any:
     """Solve for whichever of ``min_diff``, ``n_topics``, ``alpha``, ``power`` is None.
@@ -199,7 +198,7 @@ def solve_power(
             f"exactly one of {', '.join(_UNKNOWNS)} must be None (the one to solve for); "
             f"got {len(missing)}: {missing or 'none'}"
         )
-    check_option("test", test, POWER_TESTS)
+    check_option(test, PowerTest, "test")
     if (scores is None) == (variance is None):
         raise DesignError("give either score data (scores) or a variance, not both or neither")
     if variance is None:

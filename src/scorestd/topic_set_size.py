@@ -74,10 +74,10 @@ from ._design import (
     DesignError,
     UnreachableTargetError,
     check_count,
-    check_option,
     check_positive,
     check_probability,
 )
+from ._options import check_option
 from .power import VARIANCE_OF_TEST, power_function, smallest_n
 from .variance import estimate_variance
 
@@ -91,8 +91,7 @@ __all__ = [
 ]
 
 DesignTest = Literal["paired_t", "anova", "ci"]
-DESIGN_TESTS: tuple[str, ...] = ("paired_t", "anova", "ci")
-METHODS: tuple[str, ...] = ("sakai", "exact")
+DesignMethod = Literal["sakai", "exact"]
 _GRID = ("alpha", "beta", "min_diff", "n_systems")
 
 
@@ -175,7 +174,7 @@ def topic_set_size(
     alpha: float | Sequence[float] = 0.05,
     beta: float | Sequence[float] = 0.20,
     n_systems: int | Sequence[int] = 2,
-    method: Literal["sakai", "exact"] = "sakai",
+    method: DesignMethod = "sakai",
     variance: Any = None,
     max_topics: int = 1_000_000,
 ) -> Any:
@@ -229,8 +228,8 @@ def topic_set_size(
     >>> topic_set_size(variance=0.04, min_diff=[0.05, 0.1, 0.2]).values.tolist()
     [128, 34, 10]
     """
-    check_option("test", test, DESIGN_TESTS)
-    check_option("method", method, METHODS)
+    check_option(test, DesignTest, "test")
+    check_option(method, DesignMethod, "method")
     max_topics = check_count("max_topics", max_topics, 3)
     if (scores is None) == (variance is None):
         raise DesignError(

@@ -25,16 +25,16 @@ from typing import Any, Literal
 import numpy as np
 import xarray as xr
 
-from ._design import check_option
+from ._options import check_option
 from .cube import validate
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError, ScorestdError, ScorestdWarning
-from .kernels.variance import paired_difference_ss, two_way_residual_ss, within_system_ss
+from .kernels.multiple import two_way_anova_mse
+from .kernels.variance import paired_difference_ss, within_system_ss
 
 __all__ = ["SCHEME_MODELS", "VarianceKind", "anova_residual", "estimate_variance"]
 
 VarianceKind = Literal["residual", "paired_difference", "within_system"]
-VARIANCE_KINDS: tuple[str, ...] = ("residual", "paired_difference", "within_system")
 
 #: Scheme labels understood by ``schemes=``: ``"raw"`` leaves scores as they are; the
 #: others name the :func:`scorestd.standardize` model behind Sakai's and Urbano's
@@ -47,8 +47,15 @@ SCHEME_MODELS: dict[str, str | None] = {
     "z-std": "z",
 }
 
+
+
+def _two_way_residual_ss(x: np.ndarray) -> tuple[np.ndarray, int]:
+    mse, df = two_way_anova_mse(x)
+    return mse * df, df
+
+
 _KERNELS = {
-    "residual": two_way_residual_ss,
+    "residual": _two_way_residual_ss,
     "paired_difference": paired_difference_ss,
     "within_system": within_system_ss,
 }
@@ -147,7 +154,7 @@ def estimate_variance(
     >>> both.sel(measure="ap").values.tolist()
     [0.5, 2.0]
     """
-    check_option("kind", kind, VARIANCE_KINDS)
+    check_option(kind, VarianceKind, "kind")
     if isinstance(scores, Mapping):
         if schemes is not None:
             raise ScorestdError("give either a mapping of standardized scores or schemes=, not both")

@@ -1,46 +1,17 @@
 """Variance components of a topic × system score matrix (numpy only).
 
 Every kernel takes ``x`` shaped ``(..., T, S)`` (topics on the second-to-last axis,
-systems on the last) and returns one value per leading batch element. These are the
-sums of squares behind topic set size design:
-
-- the residual of the two-way ANOVA without replication (topic × system),
-- the within-system sum of squares of the one-way ANOVA (systems as groups),
-- the sums of squares of the paired differences of every system pair.
+systems on the last) and returns a sum of squares and its degrees of freedom per
+leading batch element: the within-system sum of squares of the one-way ANOVA (systems
+as groups) and the sums of squares of the paired differences of every system pair. The
+residual of the two-way ANOVA is :func:`scorestd.kernels.multiple.two_way_anova_mse`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["paired_difference_ss", "two_way_residual_ss", "within_system_ss"]
-
-
-def two_way_residual_ss(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Residual sum of squares S_E and its degrees of freedom φ_E = (T−1)(S−1).
-
-    The model is ``x[t, s] = μ + a_t + b_s + e_ts`` (two-way ANOVA without
-    replication). ``x`` must be complete: a ``NaN`` anywhere in a batch element makes
-    its S_E ``NaN`` (callers drop incomplete topics first).
-
-    Examples
-    --------
-    >>> x = np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 3.0]])
-    >>> ss, df = two_way_residual_ss(x)
-    >>> float(ss), int(df)
-    (1.0, 2)
-    """
-    x = np.asarray(x, dtype=np.float64)
-    n_topics, n_systems = x.shape[-2:]
-    resid = (
-        x
-        - x.mean(axis=-1, keepdims=True)
-        - x.mean(axis=-2, keepdims=True)
-        + x.mean(axis=(-2, -1), keepdims=True)
-    )
-    ss = np.square(resid).sum(axis=(-2, -1))
-    df = np.full(ss.shape, (n_topics - 1) * (n_systems - 1), dtype=np.int64)
-    return ss, df
+__all__ = ["paired_difference_ss", "within_system_ss"]
 
 
 def within_system_ss(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
