@@ -145,3 +145,19 @@ def test_mapping_and_schemes_together_is_an_error(small_cube):
 def test_raw_scheme_needs_no_standardization(small_cube):
     got = estimate_variance(small_cube, schemes=["raw"])
     xr.testing.assert_allclose(got.sel(scheme="raw", drop=True), estimate_variance(small_cube))
+
+
+def test_schemes_standardize_each_collection_first(robust2004):
+    # The reference: standardize by hand with scorestd.standardize, then the plain estimate.
+    got = estimate_variance(robust2004, schemes=["raw", "N", "U", "E"])
+    assert got.dims == ("scheme", "measure")
+    for scheme, model in [("N", "normal"), ("U", "uniform"), ("E", "empirical")]:
+        by_hand = estimate_variance(scorestd.standardize(robust2004, model=model))
+        np.testing.assert_allclose(got.sel(scheme=scheme).values, by_hand.values, rtol=1e-12)
+    np.testing.assert_allclose(got.sel(scheme="raw").values,
+                               estimate_variance(robust2004).values)
+
+
+def test_unknown_scheme_is_named(small_cube):
+    with pytest.raises(scorestd.ScorestdError, match="unknown scheme 'Q'"):
+        estimate_variance(small_cube, schemes=["raw", "Q"])

@@ -32,22 +32,9 @@ from .errors import ScoreDataError, ScorestdError, ScorestdWarning
 from .kernels.multiple import two_way_anova_mse
 from .kernels.variance import paired_difference_ss, within_system_ss
 
-__all__ = ["SCHEME_MODELS", "VarianceKind", "anova_residual", "estimate_variance"]
+__all__ = ["VarianceKind", "anova_residual", "estimate_variance"]
 
 VarianceKind = Literal["residual", "paired_difference", "within_system"]
-
-#: Scheme labels understood by ``schemes=``: ``"raw"`` leaves scores as they are; the
-#: others name the :func:`scorestd.standardize` model behind Sakai's and Urbano's
-#: labels. Any other label is passed to ``standardize`` as a model name.
-SCHEME_MODELS: dict[str, str | None] = {
-    "raw": None,
-    "N-std": "normal",
-    "U-std": "uniform",
-    "E-std": "empirical",
-    "z-std": "z",
-}
-
-
 
 def _two_way_residual_ss(x: np.ndarray) -> tuple[np.ndarray, int]:
     mse, df = two_way_anova_mse(x)
@@ -126,9 +113,9 @@ def estimate_variance(
         missing score (with a warning); the other two leave out missing scores.
     schemes : sequence of str, optional
         Standardize each collection (against its own systems) under these schemes
-        first, giving a ``scheme`` dim: ``"raw"``, ``"N-std"``, ``"U-std"``,
-        ``"E-std"``, ``"z-std"`` (see :data:`SCHEME_MODELS`) or any model name of
-        :func:`scorestd.standardize`. Not allowed with a mapping.
+        first, giving a ``scheme`` dim: ``"raw"``, the short names ``"z"``, ``"N"``
+        (N-std), ``"U"`` (U-std), ``"E"`` (E-std), or any registered model name (see
+        :mod:`scorestd.experiments.schemes`). Not allowed with a mapping.
 
     Returns
     -------
@@ -185,16 +172,11 @@ def _squeeze_single_2d(result: xr.DataArray, original: Any) -> xr.DataArray:
 
 
 def _standardized(c: xr.DataArray, scheme: str) -> xr.DataArray:
-    model = SCHEME_MODELS.get(scheme, scheme)
-    if model is None:
-        return c
-    try:
-        from . import standardize
-    except ImportError:  # pragma: no cover - standardization ships with the package
-        raise ScorestdError(
-            f"scheme {scheme!r} needs scorestd.standardize, which is not available"
-        ) from None
-    return validate(standardize(c, model=model))
+    from .experiments.schemes import model_name
+    from .standardize import standardize
+
+    model = model_name(scheme)
+    return c if model is None else validate(standardize(c, model=model))
 
 
 def _pooled(collections: list[xr.DataArray], kind: str) -> xr.DataArray:
