@@ -133,7 +133,7 @@ def discriminative_power(
     >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 30))
     >>> dp = discriminative_power(ap, schemes=["raw", "E"])
     >>> dp.data["fraction"].sel(alpha=0.05).round(3).values.tolist()
-    [[0.508], [0.524]]
+    [[0.738], [0.729]]
     """
     check_option(test, DPTest, "test")
     schemes = check_schemes(schemes)
