@@ -63,7 +63,7 @@ def test_groups_leave_all_their_runs_out_together(sub):
 
 def test_bad_group_mappings(sub):
     runs = sub.system.values.tolist()
-    with pytest.raises(ScoreDataError, match="misses 1 run.*'run12'"):
+    with pytest.raises(ScoreDataError, match=r"misses 1 run.*'run12'"):
         leave_one_out(sub, groups={r: "g" for r in runs[:-1]})
     with pytest.raises(ScoreDataError, match="not in the scores: 'run999'"):
         leave_one_out(sub, groups={**{r: r for r in runs}, "run999": "x"})

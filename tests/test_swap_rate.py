@@ -57,7 +57,7 @@ def test_min_diff_is_first_bin_from_which_all_rates_are_below_threshold(sub):
             rate = res.data["swap_rate"].sel(scheme=scheme, n=n).values
             low = res.data["bin_low"].values
             d = res.data["min_diff"].sel(scheme=scheme, n=n).item()
-            k = int(round(d / 0.01))
+            k = round(d / 0.01)
             assert low[k] == pytest.approx(d)
             after = rate[k:][~np.isnan(rate[k:])]
             assert after.size and (after < 0.05).all()
