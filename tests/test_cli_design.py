@@ -37,7 +37,7 @@ def test_power_on_a_dataset_per_scheme(capsys):
     assert main(["power", "adhoc8_ap", "--min-diff", "0.05", "--n-topics", "50",
                  "--schemes", "raw"]) == 0
     out = capsys.readouterr().out
-    var = estimate_variance(scorestd.datasets.load("adhoc8_ap"), kind="paired_difference")
+    var = 2 * estimate_variance(scorestd.datasets.load("adhoc8_ap"))  # σ_t² = 2 V_E
     expected = TTestPower().power(effect_size=0.05 / math.sqrt(var.item()), nobs=50, alpha=0.05)
     assert float(_rows(out)[-1][-1]) == pytest.approx(expected, rel=1e-4)
 
@@ -45,7 +45,7 @@ def test_power_on_a_dataset_per_scheme(capsys):
 def test_topics_table_matches_the_api(capsys):
     assert main(["topics", "robust2004", "--min-diff", "0.05,0.1", "--schemes", "raw"]) == 0
     rows = _rows(capsys.readouterr().out)
-    var = estimate_variance(scorestd.datasets.load("robust2004"), kind="paired_difference")
+    var = 2 * estimate_variance(scorestd.datasets.load("robust2004"))  # σ_t² = 2 V_E
     expected = topic_set_size(variance=var.sel(measure="ndcg").item(), min_diff=0.05)
     ndcg = next(r for r in rows if "ndcg" in r)
     assert int(ndcg[-2]) == expected

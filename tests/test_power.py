@@ -28,8 +28,8 @@ def test_exact_paired_n_is_statsmodels_rounded_up(variance, min_diff, alpha, pow
     assert got == expected
 
 
-def test_paired_n_from_scores_uses_paired_difference_variance(adhoc8_ap):
-    sd = math.sqrt(estimate_variance(adhoc8_ap, kind="paired_difference").item())
+def test_paired_n_from_scores_uses_twice_the_residual_variance(adhoc8_ap):
+    sd = math.sqrt(2 * estimate_variance(adhoc8_ap).item())  # σ_t² = 2 V_E
     expected = math.ceil(TTestPower().solve_power(effect_size=0.05 / sd, alpha=0.05, power=0.8))
     got = solve_power(adhoc8_ap, min_diff=0.05, power=0.8)
     assert got.dims == ("measure",)
@@ -147,3 +147,19 @@ def test_scores_or_variance_but_not_both(small_cube):
 def test_one_system_cube_is_rejected():
     with pytest.raises(ScoreDataError, match="two systems"):
         solve_power(scorestd.cube(np.ones((5, 1))), min_diff=0.1, power=0.8)
+
+
+def test_design_variance_per_test_and_pooled(robust2004, adhoc8_ap):
+    from scorestd.power import design_variance
+
+    cubes = [robust2004.sel(measure=["ap"]), adhoc8_ap]
+    resid = estimate_variance(cubes)
+    assert design_variance(cubes, "paired_t").item() == pytest.approx(2 * resid.item())
+    assert design_variance(cubes, "ci").item() == pytest.approx(2 * resid.item())
+    assert design_variance(cubes, "anova").item() == pytest.approx(resid.item())
+    within = estimate_variance(cubes, kind="within_system").item()
+    assert design_variance(cubes, "unpaired_t").item() == pytest.approx(within)
+    assert design_variance(cubes, "paired_t").attrs["kind"] == "2 × residual"
+    # one complete collection: 2 V_E is the pooled variance of all paired differences
+    one = estimate_variance(adhoc8_ap, kind="paired_difference").item()
+    assert design_variance(adhoc8_ap, "paired_t").item() == pytest.approx(one, rel=1e-10)

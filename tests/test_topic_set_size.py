@@ -140,8 +140,8 @@ def test_n_decreases_with_min_diff_and_grows_with_variance(variance, min_diff, f
     assert topic_set_size(variance=variance * factor, min_diff=min_diff) >= n
 
 
-def test_from_scores_uses_paired_difference_and_residual(robust2004):
-    paired = estimate_variance(robust2004, kind="paired_difference")
+def test_from_scores_uses_twice_the_residual_and_the_residual(robust2004):
+    paired = 2 * estimate_variance(robust2004)  # σ_t² = 2 V_E
     resid = estimate_variance(robust2004)
     got_t = topic_set_size(robust2004, min_diff=0.05)
     got_a = topic_set_size(robust2004, test="anova", min_diff=0.1, n_systems=20)

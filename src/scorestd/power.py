@@ -6,8 +6,10 @@ with the variance estimated from score data. The tests and the variance each use
 
 ``"paired_t"``
     two systems on the same ``n_topics`` topics; :class:`~statsmodels.stats.power.TTestPower`
-    with effect size ``min_diff / σ_d``, σ_d² the variance of paired differences
-    (:func:`scorestd.estimate_variance` ``kind="paired_difference"``).
+    with effect size ``min_diff / σ_d``, σ_d² the variance of paired differences, estimated
+    as ``2 V_E`` (twice the two-way residual variance, as Sakai does; on one complete
+    collection this equals the pooled variance of the paired differences of all pairs,
+    :func:`~scorestd.variance.estimate_variance` ``kind="paired_difference"``).
 ``"unpaired_t"``
     two systems on two different sets of ``n_topics`` topics each;
     :class:`~statsmodels.stats.power.TTestIndPower` with ``min_diff / σ``, σ² the
@@ -23,7 +25,7 @@ with the variance estimated from score data. The tests and the variance each use
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -43,16 +45,42 @@ from ._options import check_option
 from .dims import SYSTEM
 from .variance import estimate_variance
 
-__all__ = ["PowerTest", "power_function", "solve_power"]
+__all__ = ["PowerTest", "design_variance", "power_function", "solve_power"]
 
 PowerTest = Literal["paired_t", "unpaired_t", "anova"]
 Alternative = Literal["two-sided", "larger"]
-VARIANCE_OF_TEST = {
-    "paired_t": "paired_difference",
-    "unpaired_t": "within_system",
-    "anova": "residual",
+#: The variance estimate each test (or design) takes from score data, and its multiplier.
+VARIANCE_OF_TEST: dict[str, tuple[str, float]] = {
+    "paired_t": ("residual", 2.0),
+    "ci": ("residual", 2.0),
+    "unpaired_t": ("within_system", 1.0),
+    "anova": ("residual", 1.0),
 }
 _UNKNOWNS = ("min_diff", "n_topics", "alpha", "power")
+
+
+def design_variance(scores: Any, test: str = "paired_t", *,
+                    schemes: Sequence[str] | None = None) -> xr.DataArray:
+    """The σ² that ``test`` takes, estimated (pooled) from score data.
+
+    ``2 V_E`` for ``"paired_t"`` and ``"ci"`` (the variance of paired differences under
+    the additive model), ``V_E`` for ``"anova"`` and the within-system variance for
+    ``"unpaired_t"``; see :func:`~scorestd.variance.estimate_variance` for ``scores``
+    and ``schemes``.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap")
+    >>> round(design_variance(ap, "paired_t").sel(measure="ap").item(), 5)
+    0.02722
+    """
+    if test not in VARIANCE_OF_TEST:
+        check_option(test, Literal["paired_t", "unpaired_t", "anova", "ci"], "test")
+    kind, factor = VARIANCE_OF_TEST[test]
+    estimate = estimate_variance(scores, kind=kind, schemes=schemes)
+    label = kind if factor == 1 else f"{factor:g} × {kind}"
+    return (factor * estimate).assign_attrs(estimate.attrs, kind=label, test=test)
 
 
 def power_function(
@@ -141,7 +169,7 @@ def solve_power(
     ----------
     scores : cube, sequence of cubes or mapping, optional
         Score data to estimate the variance from, with the estimate the test takes
-        (see the module docstring and :func:`scorestd.estimate_variance`); a mapping
+        (see the module docstring and :func:`design_variance`); a mapping
         ``{scheme: cube}`` gives a ``scheme`` dim.
     test : {"paired_t", "unpaired_t", "anova"}
         The test whose power is analysed.
@@ -158,7 +186,7 @@ def solve_power(
         Systems compared by the ANOVA; defaults to the number of systems in ``scores``.
     variance : float or xarray.DataArray, optional
         The σ² to use instead of estimating it from ``scores`` (e.g. the output of
-        :func:`scorestd.estimate_variance`, which gives a result over the same dims).
+        :func:`design_variance`, which gives a result over the same dims).
     alternative : {"two-sided", "larger"}
         Alternative hypothesis of the t-tests.
     max_topics : int
@@ -202,7 +230,7 @@ def solve_power(
     if (scores is None) == (variance is None):
         raise DesignError("give either score data (scores) or a variance, not both or neither")
     if variance is None:
-        variance = estimate_variance(scores, kind=VARIANCE_OF_TEST[test])
+        variance = design_variance(scores, test)
         if n_systems is None and test == "anova":
             n_systems = _n_systems(scores)
     if n_systems is None:

@@ -78,8 +78,7 @@ from ._design import (
     check_probability,
 )
 from ._options import check_option
-from .power import VARIANCE_OF_TEST, power_function, smallest_n
-from .variance import estimate_variance
+from .power import design_variance, power_function, smallest_n
 
 __all__ = [
     "DesignTest",
@@ -184,9 +183,9 @@ def topic_set_size(
     ----------
     scores : cube, sequence of cubes or mapping, optional
         Score data to estimate σ² from (pooled over collections; a mapping
-        ``{scheme: cube(s)}`` gives a ``scheme`` dim): the variance of paired
-        differences for ``"paired_t"`` and ``"ci"``, the two-way residual variance for
-        ``"anova"`` (see :func:`scorestd.estimate_variance`).
+        ``{scheme: cube(s)}`` gives a ``scheme`` dim): σ_t² = 2 V_E for ``"paired_t"``
+        and ``"ci"``, V_E for ``"anova"``, V_E the two-way residual variance (see
+        :func:`scorestd.power.design_variance`).
     test : {"paired_t", "anova", "ci"}
         The design (see the module docstring).
     min_diff : float or sequence of float
@@ -235,8 +234,7 @@ def topic_set_size(
         raise DesignError(
             "give either score data (scores) or a variance, not both or neither")
     if variance is None:
-        kind = VARIANCE_OF_TEST["paired_t" if test == "ci" else test]
-        variance = estimate_variance(scores, kind=kind)
+        variance = design_variance(scores, test)
     grid = {"alpha": alpha, "beta": beta, "min_diff": min_diff, "n_systems": n_systems}
     checkers = {
         "alpha": lambda v: check_probability("alpha", v),

@@ -9,8 +9,10 @@ size design", IRJ 19(3), 2016, pools the residual variance as Σ S_E / Σ φ_E):
     variance of paired differences under the additive model.
 ``"paired_difference"``
     the variance of the per-topic difference between two systems, pooled over every
-    system pair. On complete data it equals ``2 V_E`` exactly; with missing scores it
-    uses, for each pair, the topics where both are present.
+    system pair. On one complete collection it equals ``2 V_E`` exactly (pooled over
+    several collections it weights each by its number of pairs, so it differs from
+    ``2 Σ S_E / Σ φ_E``); with missing scores it uses, for each pair, the topics where
+    both are present.
 ``"within_system"``
     the within-system mean square of the one-way ANOVA (systems as groups, topic
     effects left in): the variance for comparing systems on *different* topic sets.

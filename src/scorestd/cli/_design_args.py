@@ -9,7 +9,7 @@ import xarray as xr
 
 from ..errors import ScorestdError
 from ..io import FORMATS, load
-from ..variance import estimate_variance
+from ..power import design_variance
 
 
 def add_collections_argument(parser: argparse.ArgumentParser) -> None:
@@ -35,8 +35,8 @@ def split_list(text: str | None, convert: Any = str) -> list[Any] | None:
         raise ScorestdError(f"cannot read the list {text!r}: {exc}") from None
 
 
-def variance_from_args(args: argparse.Namespace, kind: str) -> Any:
-    """The variance of ``kind`` from DATA (per scheme and measure) or ``--variance``."""
+def variance_from_args(args: argparse.Namespace, test: str) -> Any:
+    """The variance ``test`` takes, from DATA (per scheme and measure) or ``--variance``."""
     if args.variance is not None:
         if args.data:
             raise ScorestdError("give DATA or --variance, not both")
@@ -45,7 +45,7 @@ def variance_from_args(args: argparse.Namespace, kind: str) -> Any:
         raise ScorestdError("give one or more DATA (files or bundled datasets) or --variance")
     cubes = [load(d, format=args.format, measure=args.measure) for d in args.data]
     schemes = split_list(args.schemes) or ["raw"]
-    return estimate_variance(cubes, kind=kind, schemes=schemes)
+    return design_variance(cubes, test, schemes=schemes)
 
 
 def as_frame(result: Any, variance: Any, name: str) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..power import VARIANCE_OF_TEST, solve_power
+from ..power import solve_power
 from ._common import print_table
 from ._design_args import add_collections_argument, as_frame, variance_from_args
 
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    variance = variance_from_args(args, VARIANCE_OF_TEST[args.test])
+    variance = variance_from_args(args, args.test)
     alpha = None if args.alpha == "solve" else float(args.alpha)
     n_systems = args.n_systems
     if n_systems is None and args.test == "anova" and args.data:

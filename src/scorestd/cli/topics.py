@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..power import VARIANCE_OF_TEST
 from ..topic_set_size import topic_set_size
 from ._common import print_table
 from ._design_args import add_collections_argument, split_list, variance_from_args
@@ -32,8 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    kind = VARIANCE_OF_TEST["paired_t" if args.test == "ci" else args.test]
-    variance = variance_from_args(args, kind)
+    variance = variance_from_args(args, args.test)
     grid = {
         "alpha": split_list(args.alpha, float),
         "beta": split_list(args.beta, float),
