@@ -32,6 +32,7 @@ and gives the topic set sizes for the paired t-test and the one-way ANOVA over a
 import warnings
 
 import scorestd
+from scorestd.power import design_variance
 from scorestd.topic_set_size import plot_topic_set_size, topic_set_size
 from scorestd.variance import estimate_variance
 
@@ -48,8 +49,8 @@ cubes = [scorestd.datasets.load(name) for name in COLLECTIONS]
 The variance the designs need is the residual variance σ̂² = V_E of the two-way ANOVA without
 replication (topic × system), pooled over collections as Σ S_E / Σ φ_E (Sakai 2016). The
 paired t-test needs the variance of per-topic differences between two systems, σ̂_t² = 2σ̂²
-(on complete data exactly the pooled variance of paired differences). Each collection is
-standardized against its own runs before the ANOVA."""),
+(on one complete collection this is exactly the variance of the paired differences pooled
+over all system pairs). Each collection is standardized against its own runs first."""),
     code("""per_collection = {
     c.attrs["collection"]: estimate_variance(c, schemes=SCHEMES).to_pandas()
     for c in cubes
@@ -65,7 +66,7 @@ pooled.to_pandas().round(5)"""),
 Topics needed so that a two-sided paired t-test at α = 0.05 detects a true difference minD
 with power 1 − β = 0.8, with Sakai's approximations (Nagata's formulas, as in his Excel
 tools) and with the exact noncentral t distribution."""),
-    code("""paired_variance = estimate_variance(cubes, kind="paired_difference", schemes=SCHEMES)
+    code("""paired_variance = design_variance(cubes, "paired_t", schemes=SCHEMES)  # 2 × pooled V_E
 paired = topic_set_size(variance=paired_variance, min_diff=MIN_DIFFS, alpha=ALPHA, beta=BETA)
 paired_exact = topic_set_size(variance=paired_variance, min_diff=MIN_DIFFS, alpha=ALPHA,
                               beta=BETA, method="exact")
@@ -114,7 +115,7 @@ The same table from the command line:"""),
 args = ["topics", *COLLECTIONS, "--schemes", ",".join(SCHEMES),
         "--min-diff", ",".join(map(str, MIN_DIFFS))]
 print("scorestd", " ".join(args))
-main(args)"""),
+_ = main(args)"""),
 ]
 
 
