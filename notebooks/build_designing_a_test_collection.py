@@ -29,7 +29,6 @@ U-std (Sakai: 0.15·z + 0.5, censored to [0, 1]) or E-std (Urbano et al.: the em
 This notebook estimates the variances on the bundled TREC collections under the four schemes
 and gives the topic set sizes for the paired t-test and the one-way ANOVA over a grid of minD."""),
     code("""import os
-import warnings
 
 import scorestd
 from scorestd.power import design_variance
