@@ -15,6 +15,7 @@ from .cube import cube, validate
 from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError, ScorestdError, ScorestdWarning
+from .hardness import topic_hardness, topic_split
 from .io import (
     from_dataframe,
     load,
@@ -28,6 +29,7 @@ from .io import (
     write_matrix_csv,
     write_netcdf,
 )
+from .smoothing import smooth
 from .standardize import standardize
 
 __version__ = "0.1.0.dev0"
@@ -54,8 +56,11 @@ __all__ = [
     "read_netcdf",
     "read_trec_eval",
     "save",
+    "smooth",
     "standardize",
     "to_dataframe",
+    "topic_hardness",
+    "topic_split",
     "validate",
     "write_long_csv",
     "write_matrix_csv",
