@@ -11,6 +11,7 @@ measure); every function takes such a cube, or a 2-D (topic, system) array.
 
 from . import datasets, io, models
 from .aggregation import aggregate, rank_systems
+from .correlation import correlation
 from .cube import cube, validate
 from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
@@ -29,6 +30,8 @@ from .io import (
     write_matrix_csv,
     write_netcdf,
 )
+from .multiple_comparisons import adjust_pvalues, randomised_tukey_hsd, tukey_hsd
+from .significance import compare, compare_unpaired, fraction_significant
 from .smoothing import smooth
 from .standardize import standardize
 
@@ -42,14 +45,20 @@ __all__ = [
     "ScorestdError",
     "ScorestdWarning",
     "__version__",
+    "adjust_pvalues",
     "aggregate",
+    "compare",
+    "compare_unpaired",
+    "correlation",
     "cube",
     "datasets",
     "describe",
+    "fraction_significant",
     "from_dataframe",
     "io",
     "load",
     "models",
+    "randomised_tukey_hsd",
     "rank_systems",
     "read_long_csv",
     "read_matrix_csv",
@@ -61,6 +70,7 @@ __all__ = [
     "to_dataframe",
     "topic_hardness",
     "topic_split",
+    "tukey_hsd",
     "validate",
     "write_long_csv",
     "write_matrix_csv",
