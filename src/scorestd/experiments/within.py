@@ -179,7 +179,8 @@ def _batch(data, topics):
     raw, stack, alphas = data
     x = np.moveaxis(stack[:, topics], 0, 1)  # (batch, scheme, n, system)
     means = aggregate_kernel(x, "am", axis=-2)  # (batch, scheme, system)
-    raw_means = aggregate_kernel(raw[topics], "am", axis=-2)[:, None, :]
+    raw_means = np.broadcast_to(aggregate_kernel(raw[topics], "am", axis=-2)[:, None, :],
+                                means.shape)
     _, p, _ = paired_t_all_pairs(x, axis_topic=-2)
     return {
         "tau_b": kendall_tau_b(means, raw_means),
