@@ -9,7 +9,7 @@ measure); every function takes such a cube, or a 2-D (topic, system) array.
 ('topic', 'system', 'measure')
 """
 
-from . import datasets, io
+from . import datasets, io, models
 from .aggregation import aggregate, rank_systems
 from .cube import cube, validate
 from .describe import describe
@@ -28,6 +28,7 @@ from .io import (
     write_matrix_csv,
     write_netcdf,
 )
+from .standardize import standardize
 
 __version__ = "0.1.0.dev0"
 
@@ -46,12 +47,14 @@ __all__ = [
     "from_dataframe",
     "io",
     "load",
+    "models",
     "rank_systems",
     "read_long_csv",
     "read_matrix_csv",
     "read_netcdf",
     "read_trec_eval",
     "save",
+    "standardize",
     "to_dataframe",
     "validate",
     "write_long_csv",

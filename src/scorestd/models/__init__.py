@@ -1,0 +1,34 @@
+"""Per-topic score-distribution models: N-std, U-std, E-std, z-std and more.
+
+Every standardization is ``y = F̂(x)`` for an estimate ``F̂`` of a topic's score
+distribution across reference systems (Urbano, Lima & Hanjalic 2019, §2); a model is
+that ``F̂``. Models register by name; :func:`get_model` finds them.
+
+>>> from scorestd import models
+>>> models.model_names()
+['normal', 'uniform', 'empirical', 'z']
+"""
+
+from ._base import DEGENERATE, FittedModel, Model
+from .empirical import Empirical
+from .normal import Normal
+from .registry import get_model, model_names, register_model
+from .uniform import Uniform
+from .zscore import ZScore
+
+for _cls in (Normal, Uniform, Empirical, ZScore):
+    register_model(_cls.name, _cls)
+del _cls
+
+__all__ = [
+    "DEGENERATE",
+    "Empirical",
+    "FittedModel",
+    "Model",
+    "Normal",
+    "Uniform",
+    "ZScore",
+    "get_model",
+    "model_names",
+    "register_model",
+]
