@@ -61,7 +61,7 @@ class SplitHalf(Experiment):
         random = self.data[statistic].mean("trial")
         fixed = self.data[f"fixed_{statistic}"]
         columns = {}
-        for scheme in self.data["scheme"].values:
+        for scheme in self.data["scheme"].values.tolist():
             columns[(scheme, "Random")] = random.sel(scheme=scheme).to_series()
             for split in fixed["split"].values:
                 columns[(scheme, FIXED_SPLITS[split])] = fixed.sel(
