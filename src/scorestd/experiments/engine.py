@@ -26,7 +26,7 @@ import numpy as np
 __all__ = ["batch_slices", "draw_trials", "run_batches"]
 
 #: Trials per batch when the caller does not say.
-DEFAULT_BATCH_SIZE = 200
+DEFAULT_BATCH_SIZE = 50
 
 
 def draw_trials(
@@ -117,7 +117,7 @@ def run_batches(
         The arrays ``compute`` reads (e.g. the standardized cubes). With ``client`` it is
         scattered to every worker once rather than shipped with every task.
     batch_size : int, optional
-        Trials per batch (default 200); bounds the memory of one ``compute`` call.
+        Trials per batch (default 50); bounds the memory of one ``compute`` call.
     progress : bool, optional
         Show a ``tqdm`` progress bar over the batches. Default: only when standard error
         is a terminal.

@@ -42,7 +42,7 @@ def single_measure(scores: Any, measure: str | None) -> xr.DataArray:
         t, s = np.argwhere(missing)[0]
         raise ScoreDataError(
             f"{int(missing.sum())} missing scores for measure {measure!r} (first: topic "
-            f"{one[TOPIC].values[t]!r}, system {one[SYSTEM].values[s]!r}); resampling "
+            f"{str(one[TOPIC].values[t])!r}, system {str(one[SYSTEM].values[s])!r}); resampling "
             f"experiments need a complete topic × system matrix"
         )
     return one

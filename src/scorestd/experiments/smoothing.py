@@ -203,6 +203,8 @@ def _batch(data, topics, systems):
             np.put_along_axis(prior, s, _mean(_standardize(scheme, part)), axis=1)
         new = _standardize(scheme, q_c)[:, None]  # (batch, 1, n, S)
         smoothed = weights * new + (1 - weights) * prior[:, None, None, :]
-        tau.append(kendall_tau_b(_mean(smoothed), truth))
-        baseline.append(kendall_tau_b(_mean(_standardize(scheme, both)), truth[:, 0]))
+        smoothed = _mean(smoothed)
+        tau.append(kendall_tau_b(smoothed, np.broadcast_to(truth, smoothed.shape)))
+        base = _mean(_standardize(scheme, both))
+        baseline.append(kendall_tau_b(base, np.broadcast_to(truth[:, 0], base.shape)))
     return {"tau": np.stack(tau, axis=1), "tau_baseline": np.stack(baseline, axis=1)}

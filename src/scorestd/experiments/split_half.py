@@ -6,8 +6,8 @@ thresholded GM, …) and the two system orderings are compared with Kendall's τ
 equal to τ_a when there are no ties) and Pearson's ρ. The more similar the orderings,
 the more self-consistent the method. The same is done on standardized scores (the
 paper's SP is the ``"N"`` scheme: z-scores through the normal cdf, factors from all
-systems on each topic) and on two deterministic splits by topic hardness (Eq. 2):
-Hard/Easy and Middle/Rest.
+systems on each topic) and on two deterministic splits by topic hardness (Eq. 2,
+computed on the scores being aggregated): Hard/Easy and Middle/Rest.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ FIXED_SPLITS = {"hard_easy": "Hard/Easy", "middle_rest": "Middle/Rest"}
 class SplitHalf(Experiment):
     """Result of :func:`split_half`.
 
-    ``data`` holds ``tau`` and ``pearson`` over trial × scheme × method (random halves)
-    and ``fixed_tau``, ``fixed_pearson`` over split × scheme × method (the Hard/Easy and
+    ``data`` holds ``tau`` and ``pearson`` over trial × scheme × aggregation (random halves)
+    and ``fixed_tau``, ``fixed_pearson`` over split × scheme × aggregation (the Hard/Easy and
     Middle/Rest splits).
     """
 
@@ -61,14 +61,14 @@ class SplitHalf(Experiment):
         random = self.data[statistic].mean("trial")
         fixed = self.data[f"fixed_{statistic}"]
         columns = {}
-        for scheme in self.data["scheme"].values:
+        for scheme in self.data["scheme"].values.tolist():
             columns[(scheme, "Random")] = random.sel(scheme=scheme).to_series()
             for split in fixed["split"].values:
                 columns[(scheme, FIXED_SPLITS[split])] = fixed.sel(
                     scheme=scheme, split=split).to_series()
         frame = pd.DataFrame(columns)
         frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["scheme", "split"])
-        return frame.loc[list(self.data["method"].values)]
+        return frame.loc[list(self.data["aggregation"].values)]
 
     def plot(self, path: Any = None, statistic: Literal["tau", "pearson"] = "tau",
              **kwargs: Any):
@@ -86,8 +86,8 @@ class SplitHalf(Experiment):
         finite = values.values[np.isfinite(values.values)]
         grid = np.linspace(finite.min() - 0.02, min(1.0, finite.max() + 0.02), 256)
         for ax, scheme in zip(axes[0], schemes, strict=True):
-            for method in self.data["method"].values:
-                v = values.sel(scheme=scheme, method=method).values
+            for method in self.data["aggregation"].values:
+                v = values.sel(scheme=scheme, aggregation=method).values
                 v = v[np.isfinite(v)]
                 if v.size > 1 and np.ptp(v) > 0:
                     (line,) = ax.plot(grid, gaussian_kde(v)(grid), label=method)
@@ -152,7 +152,7 @@ def split_half(
     >>> res = split_half(scorestd.datasets.load("adhoc8_ap"), trials=4, seed=1,
     ...                  schemes=["raw"], methods=["am", "egm"])
     >>> res.data["tau"].dims
-    ('trial', 'scheme', 'method')
+    ('trial', 'scheme', 'aggregation')
     """
     cube = single_measure(scores, measure)
     schemes = check_schemes(schemes)
@@ -167,8 +167,8 @@ def split_half(
     stats = run_batches(_batch, topics, data=(stack, methods), batch_size=batch_size,
                         progress=progress, client=client, desc="split-half")
     fixed = _fixed_splits(cube, stack, methods)
-    dims = ("trial", "scheme", "method")
-    fixed_dims = ("split", "scheme", "method")
+    dims = ("trial", "scheme", "aggregation")
+    fixed_dims = ("split", "scheme", "aggregation")
     data = xr.Dataset(
         {
             "tau": (dims, stats["tau"]),
@@ -176,8 +176,8 @@ def split_half(
             "fixed_tau": (fixed_dims, fixed["tau"]),
             "fixed_pearson": (fixed_dims, fixed["pearson"]),
         },
-        coords={"trial": np.arange(trials), "scheme": list(schemes), "method": list(methods),
-                "split": list(FIXED_SPLITS)},
+        coords={"trial": np.arange(trials), "scheme": list(schemes),
+                "aggregation": list(methods), "split": list(FIXED_SPLITS)},
         attrs=design_attrs(cube, "split-half", n_topics=half, trials=trials, seed=seed),
     )
     return SplitHalf(data)
@@ -206,19 +206,27 @@ def _batch(data, topics):
 
 
 def _fixed_splits(cube: xr.DataArray, stack: np.ndarray, methods) -> dict[str, np.ndarray]:
-    """τ and ρ for the Hard/Easy and Middle/Rest splits (hardness from the raw scores)."""
+    """τ and ρ for the Hard/Easy and Middle/Rest splits.
+
+    Topic hardness (Eq. 2) is computed on the scores being aggregated, raw or
+    standardized: this reproduces every fixed-split SP entry of Ravana & Moffat's
+    Table 3(c) but one, where hardness from raw AP reproduces none of them.
+    """
     from .. import topic_split
 
-    labels = cube["topic"].values.tolist()
-    position = {t: i for i, t in enumerate(labels)}
-    sets = []
-    for kind in FIXED_SPLITS:
-        a, b = topic_split(cube, kind=kind)
-        sets.append([[position[str(t)] for t in a], [position[str(t)] for t in b]])
+    position = {t: i for i, t in enumerate(cube["topic"].values.tolist())}
     out = {"tau": [], "pearson": []}
-    for first, second in sets:
-        s1 = np.stack([aggregate_kernel(stack[:, first], m, axis=-2) for m in methods], -2)
-        s2 = np.stack([aggregate_kernel(stack[:, second], m, axis=-2) for m in methods], -2)
-        out["tau"].append(kendall_tau_b(s1, s2))
-        out["pearson"].append(pearson(s1, s2))
-    return {k: np.stack(v) for k, v in out.items()}
+    for kind in FIXED_SPLITS:
+        taus, rhos = [], []
+        for layer in stack:
+            halves = topic_split(cube.copy(data=layer[:, :, None]), kind=kind)
+            s1, s2 = (
+                np.stack([aggregate_kernel(layer[[position[str(t)] for t in half]], m, axis=-2)
+                          for m in methods])
+                for half in halves
+            )
+            taus.append(kendall_tau_b(s1, s2))
+            rhos.append(pearson(s1, s2))
+        out["tau"].append(taus)
+        out["pearson"].append(rhos)
+    return {k: np.asarray(v) for k, v in out.items()}
