@@ -163,3 +163,16 @@ def test_design_variance_per_test_and_pooled(robust2004, adhoc8_ap):
     # one complete collection: 2 V_E is the pooled variance of all paired differences
     one = estimate_variance(adhoc8_ap, kind="paired_difference").item()
     assert design_variance(adhoc8_ap, "paired_t").item() == pytest.approx(one, rel=1e-10)
+
+
+@given(st.floats(1, 500), st.floats(0.05, 0.99), st.floats(-50, 2000))
+def test_smallest_n_with_a_start_hint_is_the_same_integer(scale, target, start):
+    from scorestd.power import smallest_n
+
+    def fn(n):
+        return 1 - math.exp(-n / scale)
+
+    plain = smallest_n(fn, target, max_topics=100_000, what="demo")
+    hinted = smallest_n(fn, target, max_topics=100_000, what="demo", start=start)
+    assert hinted == plain
+    assert fn(plain) >= target and (plain == 2 or fn(plain - 1) < target)

@@ -57,6 +57,8 @@ VARIANCE_OF_TEST: dict[str, tuple[str, float]] = {
     "anova": ("residual", 1.0),
 }
 _UNKNOWNS = ("min_diff", "n_topics", "alpha", "power")
+#: Integer steps tried from a starting guess before falling back to root finding.
+_STEPS = 8
 
 
 def design_variance(scores: Any, test: str = "paired_t", *,
@@ -284,17 +286,32 @@ def _solve_one(fn: Callable[[float, float, float], float], unknown: str,
 
 
 def smallest_n(power_of_n: Callable[[float], float], target: float, *, max_topics: int,
-               what: str, minimum: int = 2) -> int:
+               what: str, minimum: int = 2, start: float | None = None) -> int:
     """The smallest integer n ≥ ``minimum`` with ``power_of_n(n) ≥ target``.
 
-    The continuous root is found with Brent's method and rounded up, as
-    ``ceil(statsmodels solve_power)``; power is increasing in n.
+    Power is increasing in n. With a good ``start`` (e.g. a normal approximation) the
+    answer is found by stepping a few integers from it; otherwise the continuous root is
+    found with Brent's method and rounded up, as ``ceil(statsmodels solve_power)``.
 
     Examples
     --------
     >>> smallest_n(lambda n: n / 100, 0.305, max_topics=1000, what="demo")
     31
+    >>> smallest_n(lambda n: n / 100, 0.305, max_topics=1000, what="demo", start=29.5)
+    31
     """
+    if start is not None and math.isfinite(start):
+        n = min(max(minimum, math.ceil(start)), max_topics)
+        reached = power_of_n(n) >= target
+        for _ in range(_STEPS):  # walk towards the boundary between "reached" and not
+            step = n - 1 if reached else n + 1
+            if step < minimum or step > max_topics:
+                break
+            if (power_of_n(step) >= target) != reached:
+                return n if reached else step
+            n = step
+        if reached and n == minimum:
+            return minimum
     if power_of_n(minimum) >= target:
         return minimum
     # Bracket by doubling: far above the root the noncentral tails can underflow to NaN.

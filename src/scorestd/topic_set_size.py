@@ -279,14 +279,16 @@ def _size_one(variance: float, test: str, method: str, max_topics: int, *, alpha
         start = 4.0 * stats.norm.isf(alpha / 2.0) ** 2 * variance / min_diff**2
         return _smallest_from(lambda n: ci_expected_width(n, sd, alpha) <= min_diff, start,
                               max_topics, f"an expected CI width ≤ {min_diff:g}")
+    z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.isf(beta)
+    effect = min_diff / math.sqrt(variance)
     if method == "exact":
         fn = power_function("anova" if test == "anova" else "paired_t", variance=variance,
                             n_systems=n_systems)
+        # Nagata's starting value is within a topic or two of the paired-t answer
+        start = ((z_a + z_b) / effect) ** 2 + z_a**2 / 2.0 if test == "paired_t" else None
         return smallest_n(lambda n: fn(min_diff, n, alpha), target, max_topics=max_topics,
-                          what=what)
+                          what=what, start=start)
     if test == "paired_t":
-        effect = min_diff / math.sqrt(variance)
-        z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.isf(beta)
         start = ((z_a + z_b) / effect) ** 2 + z_a**2 / 2.0
         return _smallest_from(lambda n: sakai_power_paired_t(n, effect, alpha) >= target,
                               start, max_topics, what)
