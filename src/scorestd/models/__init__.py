@@ -11,6 +11,7 @@ that ``F̂``. Models register by name; :func:`get_model` finds them.
 
 from ._base import DEGENERATE, FittedModel, Model
 from .beta import Beta
+from .compare import ModelComparison, compare_models
 from .empirical import Empirical
 from .kde import KDE
 from .normal import Normal
@@ -30,10 +31,12 @@ __all__ = [
     "Empirical",
     "FittedModel",
     "Model",
+    "ModelComparison",
     "Normal",
     "TruncNormal",
     "Uniform",
     "ZScore",
+    "compare_models",
     "get_model",
     "model_names",
     "register_model",
