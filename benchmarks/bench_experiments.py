@@ -15,6 +15,12 @@ Run by hand::
 
 from __future__ import annotations
 
+import os
+
+# The matrices are small (110 × 110): BLAS threads only contend with each other and with
+# the process-level parallelism of the dask run. Set before numpy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import time
 
