@@ -15,6 +15,7 @@ from .cube import cube, validate
 from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError, ScorestdError, ScorestdWarning
+from .factors import read_factors, standardization_factors, write_factors
 from .io import (
     from_dataframe,
     load,
@@ -28,6 +29,8 @@ from .io import (
     write_matrix_csv,
     write_netcdf,
 )
+from .models import compare_models
+from .standardization_plots import plot_mapping, plot_standardization, plot_topic_distributions
 from .standardize import standardize
 
 __version__ = "0.1.0.dev0"
@@ -41,6 +44,7 @@ __all__ = [
     "ScorestdWarning",
     "__version__",
     "aggregate",
+    "compare_models",
     "cube",
     "datasets",
     "describe",
@@ -48,15 +52,21 @@ __all__ = [
     "io",
     "load",
     "models",
+    "plot_mapping",
+    "plot_standardization",
+    "plot_topic_distributions",
     "rank_systems",
+    "read_factors",
     "read_long_csv",
     "read_matrix_csv",
     "read_netcdf",
     "read_trec_eval",
     "save",
+    "standardization_factors",
     "standardize",
     "to_dataframe",
     "validate",
+    "write_factors",
     "write_long_csv",
     "write_matrix_csv",
     "write_netcdf",

@@ -15,7 +15,7 @@ from .. import __version__
 from ..errors import ScorestdError
 
 #: Modules of this package that define subcommands.
-COMMANDS: tuple[str, ...] = ("datasets", "info", "convert", "experiment")
+COMMANDS: tuple[str, ...] = ("datasets", "info", "convert", "standardize", "report", "experiment")
 
 
 def build_parser() -> argparse.ArgumentParser:

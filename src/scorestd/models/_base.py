@@ -178,7 +178,7 @@ class Model:
         ds = params[list(self.param_names())].transpose(TOPIC, MEASURE, ...)
         ds = ds.assign_coords({TOPIC: ds[TOPIC].astype(str), MEASURE: ds[MEASURE].astype(str)})
         if "degenerate" not in params:
-            ds["degenerate"] = self._degenerate_params(ds)
+            ds["degenerate"] = self._degenerate_params(ds).fillna(False).astype(bool)
         else:
             ds["degenerate"] = params["degenerate"].astype(bool)
         ds.attrs = {**params.attrs, "model": self.name, "degenerate_policy": degenerate,
@@ -191,7 +191,9 @@ class Model:
         raise ScorestdError(f"model {cls.name!r} cannot be built from parameters")
 
     def _degenerate_params(self, params: xr.Dataset) -> xr.DataArray:
-        return xr.zeros_like(params[self.param_names()[0]], dtype=bool)
+        shape = (params.sizes[TOPIC], params.sizes[MEASURE])
+        return xr.DataArray(np.zeros(shape, dtype=bool), dims=(TOPIC, MEASURE),
+                            coords={TOPIC: params[TOPIC], MEASURE: params[MEASURE]})
 
     # -- what a family implements (numpy; parameters broadcast against x) -------------
     def _fit(self, values: np.ndarray, degenerate: np.ndarray) -> dict[str, np.ndarray]:
@@ -312,7 +314,7 @@ class FittedModel:
         params = self.params
         if not all(np.array_equal(params[d].values, xc[d].values) for d in (TOPIC, MEASURE)):
             params = params.sel({TOPIC: xc[TOPIC].values, MEASURE: xc[MEASURE].values})
-        names = [n for n in params.data_vars if n not in ("n", "degenerate")]
+        names = list(self.model.param_names())
         policy = self.params.attrs.get("degenerate_policy", "unstandardized")
 
         def kernel(values: np.ndarray, degenerate: np.ndarray, *arrays: np.ndarray) -> np.ndarray:

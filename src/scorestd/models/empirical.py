@@ -50,6 +50,10 @@ class Empirical(Model):
     def defaults(cls) -> dict[str, Any]:
         return {"ties": "right"}
 
+    @classmethod
+    def param_names(cls) -> tuple[str, ...]:
+        return ("sample",)
+
     def _fit(self, values: np.ndarray, degenerate: np.ndarray) -> dict[str, np.ndarray]:
         return {"sample": np.sort(values, axis=-1)}
 
