@@ -16,6 +16,7 @@ from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError, ScorestdError, ScorestdWarning
 from .factors import read_factors, standardization_factors, write_factors
+from .hardness import topic_hardness, topic_split
 from .io import (
     from_dataframe,
     load,
@@ -30,6 +31,7 @@ from .io import (
     write_netcdf,
 )
 from .models import compare_models
+from .smoothing import smooth
 from .standardization_plots import plot_mapping, plot_standardization, plot_topic_distributions
 from .standardize import standardize
 
@@ -62,9 +64,12 @@ __all__ = [
     "read_netcdf",
     "read_trec_eval",
     "save",
+    "smooth",
     "standardization_factors",
     "standardize",
     "to_dataframe",
+    "topic_hardness",
+    "topic_split",
     "validate",
     "write_factors",
     "write_long_csv",

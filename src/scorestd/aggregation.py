@@ -7,6 +7,7 @@ Labelled front end of :mod:`scorestd.kernels.aggregate` (Ravana & Moffat 2009):
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ import xarray as xr
 from ._options import check_option
 from .cube import _is_dask, match_input_dims, validate
 from .dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError
+from .errors import ScoreDataError, ScorestdWarning
 from .kernels.aggregate import DEFAULT_EPS, Method, ZeroPolicy, aggregate_kernel
 from .kernels.ranking import TieRule, rank_descending
 
@@ -87,22 +88,29 @@ def aggregate(
     method = check_option(method, Method, "method")
     if dim not in CUBE_DIMS:
         raise ValueError(f"dim must be one of {', '.join(map(repr, CUBE_DIMS))}; got {dim!r}")
+    zeros = check_option(zeros, ZeroPolicy, "zeros")
+    labelled_warning = False
     if not _is_dask(cube.data):  # a dask cube is checked by the kernel, by position
         if method in _NONNEGATIVE:
             _refuse(cube, cube.values < 0, f"{method} needs non-negative scores")
-        if method == "hm" and check_option(zeros, ZeroPolicy, "zeros") == "raise":
+        if method == "hm" and zeros == "raise":
             _refuse(cube, cube.values == 0,
                     "hm: the harmonic mean is undefined for scores containing a zero "
                     "(use ehm, or zeros='nan')")
-    result = xr.apply_ufunc(
-        aggregate_kernel,
-        cube,
-        input_core_dims=[[dim]],
-        kwargs={"method": method, "axis": -1, "eps": eps, "skipna": skipna, "zeros": zeros},
-        dask="parallelized",
-        output_dtypes=[np.float64],
-        dask_gufunc_kwargs={"allow_rechunk": True},
-    )
+        if method == "hm" and zeros == "nan":
+            labelled_warning = _warn_undefined_hm(cube, dim)
+    with warnings.catch_warnings():
+        if labelled_warning:  # said above with labels; the kernel would say it by position
+            warnings.simplefilter("ignore", ScorestdWarning)
+        result = xr.apply_ufunc(
+            aggregate_kernel,
+            cube,
+            input_core_dims=[[dim]],
+            kwargs={"method": method, "axis": -1, "eps": eps, "skipna": skipna, "zeros": zeros},
+            dask="parallelized",
+            output_dtypes=[np.float64],
+            dask_gufunc_kwargs={"allow_rechunk": True},
+        )
     attrs = dict(cube.attrs)
     attrs.update(aggregation=method, skipna=int(skipna))
     if method in DEFAULT_EPS:
@@ -174,16 +182,39 @@ def rank_systems(
     return ranks.assign_attrs({**system_scores.attrs, "ties": ties}).rename("rank")
 
 
+def _warn_undefined_hm(cube: xr.DataArray, dim: str) -> bool:
+    undefined = (cube == 0).any(dim)
+    if not bool(undefined.any()):
+        return False
+    where = "; ".join(
+        f"{d}s {_some(undefined[d].values[undefined.any([o for o in undefined.dims if o != d])])}"
+        for d in undefined.dims
+    )
+    warnings.warn(
+        f"hm: the harmonic mean is undefined (a zero score) for {int(undefined.sum())} "
+        f"aggregate(s), left NaN: {where}",
+        ScorestdWarning,
+        stacklevel=3,
+    )
+    return True
+
+
 def _refuse(cube: xr.DataArray, bad: np.ndarray, what: str) -> None:
     """Raise naming the systems (and the first topic and measure) where ``bad``."""
     if not bad.any():
         return
     s, t, m = (int(i[0]) for i in np.nonzero(bad.transpose(1, 0, 2)))  # first system at fault
     labels = {dim: cube[dim].values.astype(str).tolist() for dim in CUBE_DIMS}
-    systems = [labels[SYSTEM][i] for i in np.flatnonzero(bad.any(axis=(0, 2)))]
-    more = f" and {len(systems) - 5} more" if len(systems) > 5 else ""
+    systems = np.asarray(labels[SYSTEM])[bad.any(axis=(0, 2))]
     raise ScoreDataError(
         f"{what}: system {labels[SYSTEM][s]!r} has {float(cube.values[t, s, m])!r} at topic "
         f"{labels[TOPIC][t]!r}, measure {labels[MEASURE][m]!r} "
-        f"(systems at fault: {', '.join(map(repr, systems[:5]))}{more})"
+        f"(systems at fault: {_some(systems)})"
     )
+
+
+def _some(labels: Any, most: int = 5) -> str:
+    """The first labels, and how many more."""
+    labels = [str(v) for v in labels]
+    more = f" and {len(labels) - most} more" if len(labels) > most else ""
+    return ", ".join(labels[:most]) + more

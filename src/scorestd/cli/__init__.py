@@ -15,7 +15,9 @@ from .. import __version__
 from ..errors import ScorestdError
 
 #: Modules of this package that define subcommands.
-COMMANDS: tuple[str, ...] = ("datasets", "info", "convert", "standardize", "report", "experiment")
+COMMANDS: tuple[str, ...] = (
+    "datasets", "info", "convert", "standardize", "report", "aggregate", "experiment"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from string import Template
 from typing import Literal, get_args
 
 import numpy as np
@@ -52,18 +53,41 @@ METHODS: tuple[str, ...] = get_args(Method)
 DEFAULT_EPS: dict[str, float] = {"egm": 0.01, "ehm": 0.01, "gm_trec_eval": 1e-5}
 
 
+_X_AXIS_SKIPNA = """x : array_like
+        {what}; ``NaN`` is a missing score.
+    axis : int or tuple of int, default -1
+        The axis (topics) to reduce.
+    skipna : bool, default False
+        Leave ``NaN`` out (True) or let it propagate to the slice's result (False,
+        the package default)."""
+
+#: Parameter and return sections shared by the kernels' docstrings.
+_DOC_PARTS = {
+    "x_axis_skipna": _X_AXIS_SKIPNA.format(what="Scores"),
+    "nonnegative_x_axis_skipna": _X_AXIS_SKIPNA.format(what="Non-negative scores"),
+    "returns_raises_eps": """Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    ScoreDataError
+        If a score is negative. ``ValueError`` if ``eps`` is not a positive number.""",
+}
+
+
+def _shared_doc(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    func.__doc__ = Template(func.__doc__ or "").substitute(_DOC_PARTS)
+    return func
+
+
+@_shared_doc
 def am(x: np.ndarray, axis: Axis = -1, skipna: bool = False) -> np.ndarray:
     """Arithmetic mean, AM = Σ x / t.
 
     Parameters
     ----------
-    x : array_like
-        Scores; ``NaN`` is a missing score.
-    axis : int or tuple of int, default -1
-        The axis (topics) to reduce.
-    skipna : bool, default False
-        Leave ``NaN`` out (True) or let it propagate to the slice's result (False,
-        the package default).
+    $x_axis_skipna
 
     Returns
     -------
@@ -82,6 +106,7 @@ def am(x: np.ndarray, axis: Axis = -1, skipna: bool = False) -> np.ndarray:
     return _mean(np.asarray(x, dtype=np.float64), axis, skipna)
 
 
+@_shared_doc
 def gm(x: np.ndarray, axis: Axis = -1, skipna: bool = False) -> np.ndarray:
     """Geometric mean, GM = (Π x)^(1/t); exactly 0 when a score is 0.
 
@@ -89,12 +114,7 @@ def gm(x: np.ndarray, axis: Axis = -1, skipna: bool = False) -> np.ndarray:
 
     Parameters
     ----------
-    x : array_like
-        Non-negative scores; ``NaN`` is a missing score.
-    axis : int or tuple of int, default -1
-        The axis (topics) to reduce.
-    skipna : bool, default False
-        Leave ``NaN`` out (True) or let it propagate (False, the package default).
+    $nonnegative_x_axis_skipna
 
     Returns
     -------
@@ -118,6 +138,7 @@ def gm(x: np.ndarray, axis: Axis = -1, skipna: bool = False) -> np.ndarray:
     return np.exp(_mean(logs, axis, skipna))
 
 
+@_shared_doc
 def egm(x: np.ndarray, axis: Axis = -1, skipna: bool = False, eps: float = 0.01) -> np.ndarray:
     """ε-adjusted geometric mean (Robertson 2006), εGM = exp(mean(log(x + ε))) − ε.
 
@@ -127,23 +148,11 @@ def egm(x: np.ndarray, axis: Axis = -1, skipna: bool = False, eps: float = 0.01)
 
     Parameters
     ----------
-    x : array_like
-        Non-negative scores; ``NaN`` is a missing score.
-    axis : int or tuple of int, default -1
-        The axis (topics) to reduce.
-    skipna : bool, default False
-        Leave ``NaN`` out (True) or let it propagate (False, the package default).
+    $nonnegative_x_axis_skipna
     eps : float, default 0.01
         The additive ε > 0 (the paper's Table 1 uses 0.01).
 
-    Returns
-    -------
-    numpy.ndarray
-
-    Raises
-    ------
-    ScoreDataError
-        If a score is negative. ``ValueError`` if ``eps`` is not a positive number.
+    $returns_raises_eps
 
     Examples
     --------
@@ -155,6 +164,7 @@ def egm(x: np.ndarray, axis: Axis = -1, skipna: bool = False, eps: float = 0.01)
     return eps * np.expm1(_mean(np.log1p(x / eps), axis, skipna))
 
 
+@_shared_doc
 def gm_trec_eval(
     x: np.ndarray, axis: Axis = -1, skipna: bool = False, eps: float = 1e-5
 ) -> np.ndarray:
@@ -165,23 +175,11 @@ def gm_trec_eval(
 
     Parameters
     ----------
-    x : array_like
-        Non-negative scores; ``NaN`` is a missing score.
-    axis : int or tuple of int, default -1
-        The axis (topics) to reduce.
-    skipna : bool, default False
-        Leave ``NaN`` out (True) or let it propagate (False, the package default).
+    $nonnegative_x_axis_skipna
     eps : float, default 1e-5
         The threshold ε > 0 (trec_eval's value).
 
-    Returns
-    -------
-    numpy.ndarray
-
-    Raises
-    ------
-    ScoreDataError
-        If a score is negative. ``ValueError`` if ``eps`` is not a positive number.
+    $returns_raises_eps
 
     Examples
     --------
@@ -195,6 +193,7 @@ def gm_trec_eval(
     return np.exp(_mean(np.log(np.maximum(x, eps)), axis, skipna))  # NaN stays NaN
 
 
+@_shared_doc
 def hm(
     x: np.ndarray, axis: Axis = -1, skipna: bool = False, zeros: ZeroPolicy = "raise"
 ) -> np.ndarray:
@@ -202,12 +201,7 @@ def hm(
 
     Parameters
     ----------
-    x : array_like
-        Non-negative scores; ``NaN`` is a missing score.
-    axis : int or tuple of int, default -1
-        The axis (topics) to reduce.
-    skipna : bool, default False
-        Leave ``NaN`` out (True) or let it propagate (False, the package default).
+    $nonnegative_x_axis_skipna
     zeros : {"raise", "nan"}, default "raise"
         What to do with a slice that contains a zero score, for which the harmonic
         mean is undefined: raise :class:`~scorestd.errors.ScoreDataError`, or give
@@ -258,6 +252,7 @@ def hm(
     return result
 
 
+@_shared_doc
 def ehm(x: np.ndarray, axis: Axis = -1, skipna: bool = False, eps: float = 0.01) -> np.ndarray:
     """ε-adjusted harmonic mean, εHM = t / Σ 1/(x + ε) − ε.
 
@@ -267,23 +262,11 @@ def ehm(x: np.ndarray, axis: Axis = -1, skipna: bool = False, eps: float = 0.01)
 
     Parameters
     ----------
-    x : array_like
-        Non-negative scores; ``NaN`` is a missing score.
-    axis : int or tuple of int, default -1
-        The axis (topics) to reduce.
-    skipna : bool, default False
-        Leave ``NaN`` out (True) or let it propagate (False, the package default).
+    $nonnegative_x_axis_skipna
     eps : float, default 0.01
         The additive ε > 0.
 
-    Returns
-    -------
-    numpy.ndarray
-
-    Raises
-    ------
-    ScoreDataError
-        If a score is negative. ``ValueError`` if ``eps`` is not a positive number.
+    $returns_raises_eps
 
     Examples
     --------
@@ -296,17 +279,13 @@ def ehm(x: np.ndarray, axis: Axis = -1, skipna: bool = False, eps: float = 0.01)
     return _mean(x / shifted, axis, skipna) / _mean(1.0 / shifted, axis, skipna)
 
 
+@_shared_doc
 def md(x: np.ndarray, axis: Axis = -1, skipna: bool = False) -> np.ndarray:
     """Median, MD: the middle score, or the mean of the two middle scores.
 
     Parameters
     ----------
-    x : array_like
-        Scores; ``NaN`` is a missing score.
-    axis : int or tuple of int, default -1
-        The axis (topics) to reduce.
-    skipna : bool, default False
-        Leave ``NaN`` out (True) or let it propagate (False, the package default).
+    $x_axis_skipna
 
     Returns
     -------
