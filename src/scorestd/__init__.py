@@ -11,6 +11,7 @@ measure); every function takes such a cube, or a 2-D (topic, system) array.
 
 from . import datasets, io, models
 from .aggregation import aggregate, rank_systems
+from .correlation import correlation
 from .cube import cube, validate
 from .describe import describe
 from .dims import MEASURE, SYSTEM, TOPIC
@@ -31,6 +32,8 @@ from .io import (
     write_netcdf,
 )
 from .models import compare_models
+from .multiple_comparisons import adjust_pvalues, randomised_tukey_hsd, tukey_hsd
+from .significance import compare, compare_unpaired, fraction_significant
 from .smoothing import smooth
 from .standardization_plots import plot_mapping, plot_standardization, plot_topic_distributions
 from .standardize import standardize
@@ -45,11 +48,16 @@ __all__ = [
     "ScorestdError",
     "ScorestdWarning",
     "__version__",
+    "adjust_pvalues",
     "aggregate",
+    "compare",
     "compare_models",
+    "compare_unpaired",
+    "correlation",
     "cube",
     "datasets",
     "describe",
+    "fraction_significant",
     "from_dataframe",
     "io",
     "load",
@@ -57,6 +65,7 @@ __all__ = [
     "plot_mapping",
     "plot_standardization",
     "plot_topic_distributions",
+    "randomised_tukey_hsd",
     "rank_systems",
     "read_factors",
     "read_long_csv",
@@ -70,6 +79,7 @@ __all__ = [
     "to_dataframe",
     "topic_hardness",
     "topic_split",
+    "tukey_hsd",
     "validate",
     "write_factors",
     "write_long_csv",

@@ -16,7 +16,8 @@ from ..errors import ScorestdError
 
 #: Modules of this package that define subcommands.
 COMMANDS: tuple[str, ...] = (
-    "datasets", "info", "convert", "standardize", "report", "aggregate", "experiment"
+    "datasets", "info", "convert", "standardize", "report", "aggregate", "compare",
+    "experiment",
 )
 
 

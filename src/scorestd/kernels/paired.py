@@ -23,6 +23,7 @@ __all__ = [
     "PairedMoments",
     "check_alternative",
     "check_nan_policy",
+    "pair_differences",
     "pair_indices",
     "paired_moments",
     "paired_t_all_pairs",
@@ -76,7 +77,8 @@ def topics_last_but_one(x, axis_topic: int = -2, *, nan_policy: str = "omit") ->
     return x
 
 
-def _resolve_pairs(n_systems: int, pairs) -> tuple[np.ndarray, np.ndarray]:
+def resolve_pairs(n_systems: int, pairs) -> tuple[np.ndarray, np.ndarray]:
+    """``pairs`` as two checked index arrays; all pairs when ``pairs`` is None."""
     if pairs is None:
         return pair_indices(n_systems)
     i, j = (np.asarray(p, dtype=np.intp) for p in pairs)
@@ -85,6 +87,30 @@ def _resolve_pairs(n_systems: int, pairs) -> tuple[np.ndarray, np.ndarray]:
     if i.size and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= n_systems):
         raise ValueError(f"pair indices out of range for {n_systems} systems")
     return i, j
+
+
+def pair_differences(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "omit"):
+    """Differences x_i − x_j of the pairs, ``(..., T, P)`` (NaN where either is missing).
+
+    Parameters
+    ----------
+    x : array_like
+        Scores ``(..., T, S)``.
+    axis_topic : int
+        Axis of the topics.
+    pairs : tuple of two int arrays, optional
+        Pairs (i, j); all pairs by default.
+    nan_policy : {"omit", "raise"}
+        Keep NaN differences (for the caller to drop), or raise.
+
+    Examples
+    --------
+    >>> pair_differences([[0.5, 0.25, 0.0], [0.5, 0.5, 1.0]]).tolist()
+    [[0.25, 0.5, 0.25], [0.0, -0.5, -0.5]]
+    """
+    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
+    i, j = resolve_pairs(x.shape[-1], pairs)
+    return x[..., i] - x[..., j]
 
 
 class PairedMoments(NamedTuple):
@@ -127,7 +153,7 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
     ([0.25], [2])
     """
     x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
-    i, j = _resolve_pairs(x.shape[-1], pairs)
+    i, j = resolve_pairs(x.shape[-1], pairs)
     mask = ~np.isnan(x)
     with np.errstate(invalid="ignore"):
         centre = np.nanmean(np.where(mask, x, np.nan), axis=-2, keepdims=True)

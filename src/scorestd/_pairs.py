@@ -1,0 +1,122 @@
+"""Labelled helpers shared by the significance and multiple-comparison functions:
+checking a cube for pairwise tests, choosing the system pairs, running a
+pairwise kernel with ``xr.apply_ufunc`` and labelling the ``pair`` dim."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import xarray as xr
+
+from .dims import MEASURE, SYSTEM, TOPIC
+from .errors import ScoreDataError
+from .kernels.paired import pair_indices
+
+PAIR = "pair"
+SYSTEM2 = "system2"
+
+
+def check_option(name: str, value, choices: Sequence) -> None:
+    """Raise ``ValueError`` listing the valid choices unless ``value`` is one of them."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+
+
+def check_pairwise_cube(cube: xr.DataArray, *, nan_policy: str = "omit") -> None:
+    """At least 2 topics and 2 systems; under ``nan_policy="raise"`` no NaN (named)."""
+    check_option("nan_policy", nan_policy, ("omit", "raise"))
+    if cube.sizes[TOPIC] < 2:
+        raise ScoreDataError(f"pairwise tests need at least 2 topics, got {cube.sizes[TOPIC]}")
+    if cube.sizes[SYSTEM] < 2:
+        raise ScoreDataError(f"pairwise tests need at least 2 systems, got {cube.sizes[SYSTEM]}")
+    if nan_policy == "raise":
+        raise_on_nan(cube, "nan_policy='raise'")
+
+
+def raise_on_nan(cube: xr.DataArray, why: str) -> None:
+    """Raise ScoreDataError naming the first missing score of a cube."""
+    missing = np.isnan(cube.transpose(TOPIC, SYSTEM, MEASURE).values)
+    if missing.any():
+        t, s, m = (int(k[0]) for k in np.nonzero(missing))
+        raise ScoreDataError(
+            f"missing score at topic {cube[TOPIC].values[t]!r}, system "
+            f"{cube[SYSTEM].values[s]!r}, measure {cube[MEASURE].values[m]!r} ({why}; "
+            f"{int(missing.sum())} missing in all)"
+        )
+
+
+def system_pairs(systems: Sequence[str], baseline: str | None = None):
+    """Index arrays (i, j) and labels: all pairs i < j, or every system against ``baseline``."""
+    systems = [str(s) for s in systems]
+    if baseline is None:
+        i, j = pair_indices(len(systems))
+    else:
+        if str(baseline) not in systems:
+            shown = ", ".join(repr(s) for s in systems[:10]) + (", …" if len(systems) > 10 else "")
+            raise ScoreDataError(f"baseline {baseline!r} is not a system (systems: {shown})")
+        b = systems.index(str(baseline))
+        i = np.array([k for k in range(len(systems)) if k != b], dtype=np.intp)
+        j = np.full(i.shape, b, dtype=np.intp)
+    return i, j
+
+
+def pair_coords(systems: Sequence[str], i: np.ndarray, j: np.ndarray) -> dict:
+    """Coordinates of the ``pair`` dim: a ``"a vs b"`` label and the two systems."""
+    systems = np.asarray(systems, dtype=str)
+    first, second = systems[i], systems[j]
+    labels = [f"{a} vs {b}" for a, b in zip(first, second, strict=True)]
+    return {PAIR: labels, SYSTEM: (PAIR, first), SYSTEM2: (PAIR, second)}
+
+
+def apply_pairwise(
+    cube: xr.DataArray, kernel: Callable, fields: Sequence[str], n_pairs: int
+) -> xr.Dataset:
+    """Run ``kernel(x)`` ((..., T, S) → tuple of (..., P) arrays) on a cube.
+
+    One ``xr.apply_ufunc`` call (topics and systems are core dims, so it works on
+    dask-backed cubes too); the outputs become the named variables of a Dataset.
+    """
+
+    def stacked(x):
+        return np.stack([np.asarray(v, dtype=float) for v in kernel(x)], axis=-2)
+
+    out = xr.apply_ufunc(
+        stacked,
+        cube,
+        input_core_dims=[[TOPIC, SYSTEM]],
+        output_core_dims=[["field", PAIR]],
+        dask="parallelized",
+        output_dtypes=[float],
+        dask_gufunc_kwargs={"output_sizes": {"field": len(fields), PAIR: n_pairs},
+                            "allow_rechunk": True},
+    )
+    return xr.Dataset({name: out.isel(field=k, drop=True) for k, name in enumerate(fields)})
+
+
+def describe_pairs_kernel(x, i, j, conf_level: float):
+    """Mean difference, t-based CI, Cohen's d (on the differences), Glass's Δ and n.
+
+    Glass's Δ divides by the sd of the second system of the pair (the control or
+    baseline) over its non-missing topics.
+    """
+    from scipy import stats
+
+    from .kernels.paired import paired_moments
+
+    mom = paired_moments(x, pairs=(i, j))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = stats.t.ppf((1 + conf_level) / 2, mom.n - 1) * mom.sd / np.sqrt(mom.n)
+        cohen = mom.mean / mom.sd
+        sd_control = np.nanstd(x, axis=-2, ddof=1)[..., j]
+        glass = mom.mean / sd_control
+    return mom.mean, mom.mean - half, mom.mean + half, cohen, glass, mom.n
+
+
+DESCRIBE_FIELDS = ("mean_diff", "ci_low", "ci_high", "effect_size", "glass_delta", "n")
+
+
+def check_conf_level(conf_level: float) -> None:
+    """Raise ``ValueError`` unless 0 < conf_level < 1."""
+    if not 0 < conf_level < 1:
+        raise ValueError(f"conf_level must be between 0 and 1, got {conf_level!r}")

@@ -1,0 +1,228 @@
+"""Sign-flip permutation and bootstrap tests of the mean difference, all pairs at once.
+
+One set of B sign flips (or bootstrap resamples of the topics) is drawn from
+``seed`` and applied to every pair and every batch element: with ``w`` the
+(B, T) matrix of flips or resample counts, the resampled sums of every pair are
+``(w @ x)[..., i] − (w @ x)[..., j]``, one matrix product per chunk of
+resamples. p-values are (1 + #{resampled as extreme as observed}) / (B + 1).
+
+NaN: a topic missing for either system of a pair is dropped for that pair
+(``nan_policy="omit"``; the resampled sums then use per-pair masked
+differences) or raises (``nan_policy="raise"``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from .paired import Alternative, NanPolicy, check_alternative, resolve_pairs, topics_last_but_one
+from .rank_tests import TestResult
+
+__all__ = ["bootstrap_all_pairs", "permutation_all_pairs", "sign_flips"]
+
+# Max cells of a (..., B_chunk, P) block of resampled statistics.
+_CHUNK_CELLS = 2**23
+# Resampled statistics within this relative distance of the observed one count as
+# "as extreme" (they are equal in exact arithmetic, e.g. the identity flip).
+_REL_TOL = 1e-9
+
+
+def sign_flips(n_topics: int, B: int | Literal["exact"], seed=None) -> np.ndarray:
+    """A (B, T) matrix of ±1 topic sign flips; all 2^T of them for ``B="exact"``.
+
+    Examples
+    --------
+    >>> sign_flips(2, "exact").tolist()
+    [[1, 1], [-1, 1], [1, -1], [-1, -1]]
+    >>> sign_flips(3, 4, seed=1).shape
+    (4, 3)
+    """
+    if B == "exact":
+        if n_topics > 20:
+            raise ValueError(f"exact enumeration of 2^{n_topics} sign flips is too large")
+        codes = np.arange(2**n_topics)[:, None] >> np.arange(n_topics) & 1
+        return (1 - 2 * codes).astype(np.int8)
+    _check_b(B)
+    rng = np.random.default_rng(seed)
+    return (1 - 2 * rng.integers(0, 2, size=(B, n_topics))).astype(np.int8)
+
+
+def _check_b(B) -> None:
+    if not isinstance(B, int | np.integer) or isinstance(B, bool) or B < 1:
+        raise ValueError(f"B must be a positive integer number of resamples, got {B!r}")
+
+
+def _pair_setup(x, axis_topic, pairs, nan_policy):
+    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
+    i, j = resolve_pairs(x.shape[-1], pairs)
+    d = x[..., i] - x[..., j]  # (..., T, P)
+    valid = ~np.isnan(d)
+    return x, i, j, np.where(valid, d, 0.0), valid
+
+
+def _resampled_sums(w, x, i, j, d0, valid):
+    """Σ_t w_bt d_t (and Σ_t w_bt m_t when some topics are missing) → (..., B, P)."""
+    w = w.astype(float)
+    if valid.all():
+        wx = w @ x
+        return wx[..., i] - wx[..., j], None
+    return w @ d0, w @ valid.astype(float)
+
+
+def _count_extreme(stat, obs, tol, alternative):
+    if alternative == "greater":
+        return (stat >= obs[..., None, :] - tol[..., None, :]).sum(axis=-2)
+    if alternative == "less":
+        return (stat <= obs[..., None, :] + tol[..., None, :]).sum(axis=-2)
+    return (np.abs(stat) >= np.abs(obs)[..., None, :] - tol[..., None, :]).sum(axis=-2)
+
+
+def _chunks(n_resamples: int, cells_per_resample: int):
+    step = max(1, _CHUNK_CELLS // max(cells_per_resample, 1))
+    return range(0, n_resamples, step), step
+
+
+def permutation_all_pairs(
+    x,
+    axis_topic: int = -2,
+    *,
+    B: int | Literal["exact"] = 10_000,
+    seed=None,
+    alternative: Alternative = "two-sided",
+    pairs=None,
+    nan_policy: NanPolicy = "omit",
+) -> TestResult:
+    """Sign-flip permutation (randomisation) tests of the mean difference of all pairs.
+
+    Under the null hypothesis the two systems' scores on a topic are exchangeable,
+    so the sign of each topic's difference is flipped at random. The same B flips
+    serve every pair and every batch element.
+
+    Parameters
+    ----------
+    x : array_like
+        Scores ``(..., T, S)``.
+    axis_topic : int
+        Axis of the topics.
+    B : int or "exact"
+        Number of random sign flips, or ``"exact"`` to enumerate all 2^T (T ≤ 20;
+        the p-value is then the exact proportion, identity included).
+    seed : int, numpy.random.Generator or None
+        Seed of the flips; the same seed gives the same p-values.
+    alternative : {"two-sided", "greater", "less"}
+        "greater": the mean of system i minus system j is > 0.
+    pairs : tuple of two int arrays, optional
+        Pairs (i, j); all pairs by default.
+    nan_policy : {"omit", "raise"}
+        Drop, per pair, the topics missing for either system, or raise.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` (mean difference), ``pvalue`` and ``n`` (topics used). A pair
+        with all differences 0 has p-value 1.
+
+    Examples
+    --------
+    >>> x = [[0.5, 0.1], [0.6, 0.2], [0.4, 0.1], [0.3, 0.2], [0.9, 0.1]]
+    >>> r = permutation_all_pairs(x, B="exact")
+    >>> round(float(r.statistic[0]), 3), float(r.pvalue[0])
+    (0.4, 0.0625)
+    """
+    check_alternative(alternative)
+    x, i, j, d0, valid = _pair_setup(x, axis_topic, pairs, nan_policy)
+    n = valid.sum(axis=-2)
+    obs = d0.sum(axis=-2)
+    tol = _REL_TOL * np.abs(d0).sum(axis=-2)
+    flips = sign_flips(x.shape[-2], B, seed)
+    count = np.zeros(obs.shape, dtype=np.int64)
+    starts, step = _chunks(len(flips), obs.size)
+    for s in starts:
+        sums, _ = _resampled_sums(flips[s : s + step], x, i, j, d0, valid)
+        count += _count_extreme(sums, obs, tol, alternative)
+    if B == "exact":
+        p = count / len(flips)
+    else:
+        p = (1.0 + count) / (len(flips) + 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = obs / n
+    return TestResult(mean, np.where(n > 0, p, np.nan), n.astype(np.int64))
+
+
+def bootstrap_all_pairs(
+    x,
+    axis_topic: int = -2,
+    *,
+    B: int = 10_000,
+    seed=None,
+    alternative: Alternative = "two-sided",
+    pairs=None,
+    nan_policy: NanPolicy = "omit",
+) -> TestResult:
+    """Bootstrap tests of the mean difference of all pairs (shift method).
+
+    The differences are centred on their mean (imposing the null hypothesis) and
+    the topics are resampled with replacement; the p-value compares the resampled
+    means with the observed one. One set of B resamples of the topic indices
+    serves every pair and every batch element; for a pair with missing topics the
+    resampled mean is over the drawn topics it has.
+
+    Parameters
+    ----------
+    x : array_like
+        Scores ``(..., T, S)``.
+    axis_topic : int
+        Axis of the topics.
+    B : int
+        Number of bootstrap resamples.
+    seed : int, numpy.random.Generator or None
+        Seed of the resamples; the same seed gives the same p-values.
+    alternative : {"two-sided", "greater", "less"}
+        "greater": the mean of system i minus system j is > 0.
+    pairs : tuple of two int arrays, optional
+        Pairs (i, j); all pairs by default.
+    nan_policy : {"omit", "raise"}
+        Drop, per pair, the topics missing for either system, or raise.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` (mean difference), ``pvalue`` and ``n`` (topics used). A pair
+        with all differences 0 has p-value 1.
+
+    Examples
+    --------
+    >>> x = [[0.5, 0.1], [0.6, 0.2], [0.4, 0.1], [0.3, 0.2], [0.9, 0.1]]
+    >>> r = bootstrap_all_pairs(x, B=2000, seed=1)
+    >>> bool(r.pvalue[0] < 0.01)
+    True
+    """
+    check_alternative(alternative)
+    _check_b(B)
+    x, i, j, d0, valid = _pair_setup(x, axis_topic, pairs, nan_policy)
+    n_topics = x.shape[-2]
+    n = valid.sum(axis=-2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        obs = d0.sum(axis=-2) / n
+    tol = _REL_TOL * np.abs(d0).sum(axis=-2) / np.maximum(n, 1)
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, n_topics, size=(B, n_topics))
+    # resample counts: weights[b, t] = times topic t is drawn in resample b
+    rows = np.repeat(np.arange(B), n_topics)
+    weights = np.bincount(rows * n_topics + draws.ravel(), minlength=B * n_topics)
+    weights = weights.reshape(B, n_topics)
+    count = np.zeros(obs.shape, dtype=np.int64)
+    starts, step = _chunks(B, obs.size)
+    for s in starts:
+        sums, drawn = _resampled_sums(weights[s : s + step], x, i, j, d0, valid)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if drawn is None:
+                means = sums / n_topics
+            else:
+                means = sums / drawn  # NaN when a resample drew none of the pair's topics
+        centred = means - obs[..., None, :]
+        count += _count_extreme(centred, obs, tol, alternative)
+    p = (1.0 + count) / (B + 1.0)
+    return TestResult(obs, np.where(n > 0, p, np.nan), n.astype(np.int64))
