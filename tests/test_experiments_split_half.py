@@ -60,13 +60,13 @@ def test_matches_a_loop(adhoc8_ap):
 @pytest.fixture(scope="module")
 def table3c():
     cube = scorestd.datasets.load("adhoc8_ap")
-    return split_half(cube, trials=2000, seed=2009, schemes=["raw", "N"],
+    return split_half(cube, trials=1000, seed=2009, schemes=["raw", "N"],
                       methods=["am", "egm", "gm_trec_eval"]).summary()
 
 
 @pytest.mark.parametrize("key", list(TABLE_3C))
 def test_table_3c_random_splits(table3c, key):
-    # 2,000 splits: the standard error of a mean τ is about 0.001
+    # 1,000 splits: the standard error of a mean τ is about 0.0015
     assert table3c.loc[key[1], (key[0], "Random")] == pytest.approx(TABLE_3C[key][0], abs=0.01)
 
 

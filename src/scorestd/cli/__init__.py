@@ -15,9 +15,10 @@ from .. import __version__
 from ..errors import ScorestdError
 
 #: Modules of this package that define subcommands.
-COMMANDS: tuple[str, ...] = ("datasets", "info", "convert", "standardize", "report", "aggregate",
-                              "compare", "experiment", "power", "topics",
-                              "discriminative_power", "swap_rate", "leave_one_out")
+COMMANDS: tuple[str, ...] = (
+    "datasets", "info", "convert", "standardize", "report", "aggregate", "compare",
+    "experiment", "power", "topics", "discriminative_power", "swap_rate", "leave_one_out",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -24,6 +24,7 @@ import xarray as xr
 
 from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b
+from ..kernels.smoothing import smooth_kernel
 from .engine import draw_trials, run_batches
 from .result import (
     Experiment,
@@ -193,7 +194,6 @@ def _batch(data, topics, systems):
     groups = ((topics[:, 0], systems[:, :n_x]), (topics[:, 1], systems[:, n_x:]))
     q_c = raw[topics[:, 2]]  # (batch, n, S): all systems on Q_c
     both = raw[np.concatenate([topics[:, 0], topics[:, 2]], axis=1)]
-    weights = alphas[:, None, None]
     tau, baseline = [], []
     for scheme in schemes:
         truth = _mean(_standardize(scheme, raw))[None, None, :]
@@ -202,7 +202,7 @@ def _batch(data, topics, systems):
             part = raw[q[:, :, None], s[:, None, :]]  # (batch, n, |s|)
             np.put_along_axis(prior, s, _mean(_standardize(scheme, part)), axis=1)
         new = _standardize(scheme, q_c)[:, None]  # (batch, 1, n, S)
-        smoothed = weights * new + (1 - weights) * prior[:, None, None, :]
+        smoothed = smooth_kernel(new, prior[:, None, :], alphas[:, None])  # Eq. 1
         smoothed = _mean(smoothed)
         tau.append(kendall_tau_b(smoothed, np.broadcast_to(truth, smoothed.shape)))
         base = _mean(_standardize(scheme, both))
