@@ -25,7 +25,7 @@ with the variance estimated from score data. The tests and the variance each use
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -45,7 +45,15 @@ from ._options import check_option
 from .dims import SYSTEM
 from .variance import estimate_variance
 
-__all__ = ["PowerTest", "design_variance", "power_function", "solve_power"]
+__all__ = [
+    "DesignError",
+    "PowerTest",
+    "UnreachableTargetError",
+    "design_variance",
+    "power_function",
+    "smallest_n",
+    "solve_power",
+]
 
 PowerTest = Literal["paired_t", "unpaired_t", "anova"]
 Alternative = Literal["two-sided", "larger"]
@@ -266,7 +274,7 @@ def solve_power(
 def _n_systems(scores: Any) -> int:
     first = scores
     while not isinstance(first, xr.DataArray):
-        first = next(iter(first.values())) if isinstance(first, dict) else first[0]
+        first = next(iter(first.values())) if isinstance(first, Mapping) else first[0]
     return int(first.sizes[SYSTEM])
 
 
