@@ -12,9 +12,8 @@ from scipy import stats
 from statsmodels.stats.power import TTestIndPower, TTestPower
 
 import scorestd
-from scorestd._design import DesignError, UnreachableTargetError
 from scorestd.errors import ScoreDataError
-from scorestd.power import power_function, solve_power
+from scorestd.power import DesignError, UnreachableTargetError, power_function, solve_power
 from scorestd.variance import estimate_variance
 
 

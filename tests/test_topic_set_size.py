@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
-from scorestd._design import DesignError, UnreachableTargetError
+from scorestd.power import DesignError, UnreachableTargetError
 from scorestd.topic_set_size import (
     ci_expected_width,
     plot_topic_set_size,
