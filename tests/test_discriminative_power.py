@@ -7,6 +7,9 @@ import itertools
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 import scorestd
@@ -91,3 +94,13 @@ def test_plot_one_line_per_scheme(sub):
     ax = fig.axes[0]
     assert [line.get_label() for line in ax.lines[:2]] == ["raw", "N"]
     plt.close(fig)
+
+
+@given(arrays(np.int64, (8, 4), elements=st.integers(0, 64)),
+       arrays(np.int64, (8, 1), elements=st.integers(-64, 64)))
+def test_paired_p_values_ignore_topic_effects(x, topic_effect):
+    # scores on a 1/64 grid: differences stay exact when a topic effect is added
+    x, topic_effect = x / 64, topic_effect / 64
+    base = discriminative_power(scorestd.cube(x)).data["p"].values
+    shifted = discriminative_power(scorestd.cube(x + topic_effect)).data["p"].values
+    np.testing.assert_allclose(shifted, base, rtol=1e-6, atol=1e-9)

@@ -7,6 +7,9 @@ import itertools
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 import scorestd
 from scorestd.errors import ScoreDataError, ScorestdError
@@ -86,3 +89,24 @@ def test_plot(sub):
     fig = swap_rate(sub, sizes=[5, 10], trials=5, seed=1).plot()
     assert len(fig.axes[0].lines) == 3  # two sizes and the threshold
     plt.close(fig)
+
+
+@given(arrays(np.float64, (12, 5), elements=st.floats(0, 1)),
+       arrays(np.float64, (12, 1), elements=st.floats(-2, 2)),
+       st.permutations(range(5)))
+def test_swap_counts_ignore_topic_effects_and_system_order(x, topic_effect, order):
+    from scorestd.swap_rate import swap_counts
+
+    perms = np.array([np.arange(12), np.arange(12)[::-1], np.roll(np.arange(12), 5)])
+    sizes = np.array([2, 6])
+    # A topic effect shifts every system alike; relabelling the systems permutes the pairs
+    # (|d| and the swap decision of a pair do not depend on which system comes first).
+    # Scores on a 1/64 grid keep every sum exact, so the counts must agree exactly.
+    xq = np.round(x * 64) / 64
+    tq = np.round(topic_effect * 64) / 64
+    base = swap_counts(xq[None], perms, sizes, 0.05, 10)
+    shifted = swap_counts((xq + tq)[None], perms, sizes, 0.05, 10)
+    relabelled = swap_counts(xq[None][..., list(order)], perms, sizes, 0.05, 10)
+    for other in (shifted, relabelled):
+        np.testing.assert_array_equal(other["swaps"], base["swaps"])
+        np.testing.assert_array_equal(other["pairs"], base["pairs"])
