@@ -71,7 +71,7 @@ paired_exact = topic_set_size(variance=paired_variance, min_diff=MIN_DIFFS, alph
                               beta=BETA, method="exact")
 table_t = paired.to_dataframe()["n_topics"].unstack("min_diff")
 table_t"""),
-    code("""print("largest difference between Sakai's approximation and the exact answer:",
+    code("""print("paired t: largest difference between Sakai's approximation and the exact answer:",
       int(abs(paired - paired_exact).max()), "topic(s)")"""),
     md("""## Topic set sizes: one-way ANOVA over m systems
 
@@ -106,7 +106,8 @@ print(f"paired t, AP, minD=0.05: U-std needs {n_u} topics, N-std {n_n}")"""),
   collection and the measure.
 * The ANOVA sizes grow with the number of systems m, since the same range is harder to detect
   among more systems; with many systems even U-std needs hundreds of topics for minD = 0.05.
-* Sakai's approximations and the exact noncentral answers agree to within a topic here.
+* For the paired t-test, Sakai's approximations and the exact noncentral-t answers agree
+  (the largest difference is printed above).
 
 The same table from the command line:"""),
     code("""from scorestd.cli import main

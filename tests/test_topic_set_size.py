@@ -38,7 +38,7 @@ def test_approximate_paired_power_within_001_of_noncentral_t(n, effect, alpha):
 def test_approximate_anova_power_close_to_noncentral_f(n, m, delta):
     df1, df2 = m - 1, m * (n - 1)
     exact = stats.ncf.sf(stats.f.isf(0.05, df1, df2), df1, df2, n * delta)
-    assert abs(sakai_power_anova(n, m, delta, 0.05) - exact) < 0.03
+    assert abs(sakai_power_anova(n, m, delta, 0.05) - exact) < 0.015
 
 
 @pytest.mark.parametrize("variance", [0.01, 0.03, 0.08])
@@ -96,7 +96,7 @@ def test_exact_anova_is_smallest_n_with_scipy_ncf(m):
     nobs = FTestAnovaPower().solve_power(effect_size=f, alpha=alpha, power=1 - beta, k_groups=m)
     assert n == math.ceil(nobs / m - 1e-9)
     approx = topic_set_size(variance=sigma2, test="anova", min_diff=min_range, n_systems=m)
-    assert abs(approx - n) <= max(2, 0.05 * n)
+    assert abs(approx - n) <= max(2, 0.07 * n)
 
 
 def test_sakai_anova_is_smallest_n_under_its_approximation():
@@ -182,3 +182,17 @@ def test_plot_draws_one_line_per_scheme():
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="no 'alpha' dim"):
         plot_topic_set_size(sizes, x="alpha")
+
+
+@pytest.mark.parametrize("n,m,delta", [(5, 2, 0.5), (20, 5, 0.5), (200, 10, 0.01)])
+def test_anova_approximation_is_patnaik_plus_fisher(n, m, delta):
+    # Derivation written out: the F test rejects when χ'²_A ≥ k χ²_E with
+    # k = φ_A F / φ_E; Patnaik: χ'²_A ≈ c χ²_ν, c = (φ_A+2λ)/(φ_A+λ),
+    # ν = (φ_A+λ)²/(φ_A+2λ); Fisher: √(2χ²_ν) ≈ N(√(2ν−1), 1).
+    phi_a, phi_e, lam = m - 1, m * (n - 1), n * delta
+    k = phi_a * stats.f.isf(0.05, phi_a, phi_e) / phi_e
+    c = (phi_a + 2 * lam) / (phi_a + lam)
+    nu = (phi_a + lam) ** 2 / (phi_a + 2 * lam)
+    mean = math.sqrt(c) * math.sqrt(2 * nu - 1) - math.sqrt(k) * math.sqrt(2 * phi_e - 1)
+    expected = stats.norm.sf(0, loc=mean, scale=math.sqrt(c + k))
+    assert sakai_power_anova(n, m, delta, 0.05) == pytest.approx(expected, rel=1e-12)
