@@ -56,3 +56,14 @@ def as_frame(result: Any, variance: Any, name: str) -> Any:
         return pd.DataFrame({"variance": [variance], name: [result]})
     frame = xr.Dataset({"variance": variance, name: result}).to_dataframe()
     return frame.drop(columns=[c for c in frame.columns if c not in ("variance", name)])
+
+
+def write_figure(result: Any, path: str | None) -> None:
+    """Save ``result.plot()`` to ``path`` (off-screen) when a path is given."""
+    if not path:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")
+    result.plot(path)
+    print(f"figure written to {path}")

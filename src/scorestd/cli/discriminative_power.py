@@ -6,7 +6,7 @@ import argparse
 
 from ..discriminative_power import discriminative_power
 from ._common import add_data_argument, load_data, print_table
-from ._design_args import split_list
+from ._design_args import split_list, write_figure
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,10 +33,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"discriminative power: {result.data.attrs['data']}, {args.test}, "
           f"{result.data.sizes['pair']} system pairs")
     print_table(result.summary())
-    if args.out:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        result.plot(args.out)
-        print(f"figure written to {args.out}")
+    write_figure(result, args.out)
     return 0

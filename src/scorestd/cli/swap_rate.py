@@ -6,7 +6,7 @@ import argparse
 
 from ..swap_rate import swap_rate
 from ._common import add_data_argument, load_data, print_table
-from ._design_args import split_list
+from ._design_args import split_list, write_figure
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,10 +37,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"swap rate: {attrs['data']} {attrs['measure']}, {args.trials} trials, seed "
           f"{args.seed}; smallest difference with swap rate < {args.threshold:g}")
     print_table(result.summary())
-    if args.out:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        result.plot(args.out)
-        print(f"figure written to {args.out}")
+    write_figure(result, args.out)
     return 0
