@@ -196,3 +196,10 @@ def test_anova_approximation_is_patnaik_plus_fisher(n, m, delta):
     mean = math.sqrt(c) * math.sqrt(2 * nu - 1) - math.sqrt(k) * math.sqrt(2 * phi_e - 1)
     expected = stats.norm.sf(0, loc=mean, scale=math.sqrt(c + k))
     assert sakai_power_anova(n, m, delta, 0.05) == pytest.approx(expected, rel=1e-12)
+
+
+def test_nan_variance_gives_nan_not_a_number_of_topics():
+    var = xr.DataArray([0.04, np.nan], dims="measure", coords={"measure": ["ap", "p10"]})
+    got = topic_set_size(variance=var, min_diff=0.1)
+    assert got.sel(measure="ap") == 34
+    assert np.isnan(got.sel(measure="p10"))

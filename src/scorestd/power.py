@@ -207,7 +207,7 @@ def solve_power(
     float, int or xarray.DataArray
         The solved quantity: a number for a scalar ``variance``, otherwise an array
         named after the quantity over the dims of the variance estimate (``measure``,
-        ``scheme``).
+        ``scheme``); a ``NaN`` variance gives ``NaN``.
 
     Raises
     ------

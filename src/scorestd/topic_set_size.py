@@ -207,7 +207,9 @@ def topic_set_size(
     int or xarray.DataArray
         An int for scalar arguments; otherwise an integer array over the variance's
         dims then a dim for each argument given as a sequence (``alpha``, ``beta``,
-        ``min_diff``, ``n_systems``), named ``n_topics``.
+        ``min_diff``, ``n_systems``), named ``n_topics``. A ``NaN`` variance (e.g. a
+        measure missing from every collection of a scheme) gives ``NaN`` (the array is
+        then float).
 
     Raises
     ------
