@@ -93,6 +93,8 @@ __all__ = [
 DesignTest = Literal["paired_t", "anova", "ci"]
 DesignMethod = Literal["sakai", "exact"]
 _GRID = ("alpha", "beta", "min_diff", "n_systems")
+_AXIS_LABELS = {"min_diff": "minimum detectable difference (minD)", "alpha": "α", "beta": "β",
+                "n_systems": "systems compared (m)"}
 
 
 def sakai_power_paired_t(n: float, effect_size: float, alpha: float) -> float:
@@ -367,9 +369,10 @@ def plot_topic_set_size(sizes: xr.DataArray, *, x: str = "min_diff", hue: str | 
                                                  for v in data[hue].values]
     for label, line in groups:
         ax.plot(line[x].values, line.values, marker="o", label=None if label is None else str(label))
-    ax.set_xlabel(x)
+    ax.set_xlabel(_AXIS_LABELS.get(x, x))
     ax.set_ylabel("topics needed")
     ax.set_yscale("log")
     if hue is not None:
         ax.legend(title=hue)
+    ax.figure.tight_layout()
     return ax
