@@ -193,7 +193,8 @@ def solve_power(
     power : float, optional
         Power, 1 − β, in (0, 1).
     n_systems : int, optional
-        Systems compared by the ANOVA; defaults to the number of systems in ``scores``.
+        Systems compared by the ANOVA; defaults to the number of systems in ``scores``
+        (in its first collection), or 2 when only a ``variance`` is given.
     variance : float or xarray.DataArray, optional
         The σ² to use instead of estimating it from ``scores`` (e.g. the output of
         :func:`design_variance`, which gives a result over the same dims).
