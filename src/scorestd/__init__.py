@@ -29,6 +29,7 @@ from .io import (
     write_netcdf,
 )
 from .models import compare_models
+from .report import standardization_report
 from .standardization_plots import plot_mapping, plot_standardization, plot_topic_distributions
 from .standardize import standardize
 
@@ -60,6 +61,7 @@ __all__ = [
     "read_trec_eval",
     "save",
     "standardization_factors",
+    "standardization_report",
     "standardize",
     "to_dataframe",
     "validate",
