@@ -193,9 +193,18 @@ def _self_counts(ref: np.ndarray, ties: Ties) -> np.ndarray:
         np.maximum.accumulate(lt, axis=-1, out=lt)
         le = (le + lt) / 2.0
     le[np.isnan(values)] = np.nan
-    counts = np.empty_like(le)
-    np.put_along_axis(counts, order, le, axis=-1)
-    return counts
+    return _scatter_rows(le, order)
+
+
+def _scatter_rows(sorted_values: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``out[..., order[..., j]] = sorted_values[..., j]`` by flat indexing (put_along_axis
+    builds full-size index grids and is several times slower)."""
+    r = order.shape[-1]
+    rows = order.size // r if r else 0
+    flat = order.reshape(rows, r) + (np.arange(rows, dtype=order.dtype) * r)[:, np.newaxis]
+    out = np.empty(order.size)
+    out[flat.ravel()] = sorted_values.ravel()
+    return out.reshape(order.shape)
 
 
 def _merged_counts(x: np.ndarray, ref: np.ndarray, ties: Ties) -> np.ndarray:
@@ -218,9 +227,7 @@ def _merged_counts(x: np.ndarray, ref: np.ndarray, ties: Ties) -> np.ndarray:
             np.where(starts, np.arange(values.shape[-1]), 0), axis=-1)
         lt = np.take_along_axis(before, group_start, axis=-1)
         le = (le + lt) / 2.0
-    counts_all = np.empty_like(le)
-    np.put_along_axis(counts_all, order, le, axis=-1)
-    counts = counts_all[..., r:]
+    counts = _scatter_rows(le, order)[..., r:]
     counts[np.isnan(x)] = np.nan
     return counts
 
