@@ -139,14 +139,15 @@ class Model:
                                    source=cube)
 
     def _fit_validated(self, ref: xr.DataArray, degenerate: str, *, source: Any) -> FittedModel:
-        values = np.asarray(ref.transpose(TOPIC, MEASURE, SYSTEM).values)  # (T, M, R)
-        missing = np.isnan(values)
+        stored = np.asarray(ref.values)  # (T, R, M): reductions over axis 1 in this layout
+        values = stored.transpose(0, 2, 1)  # (T, M, R) view, systems last for the families
+        missing = np.isnan(stored)
         has_missing = bool(missing.any())
         if has_missing:
-            _check_not_empty(missing, ref)
+            _check_not_empty(missing.all(axis=1), ref)
         if self.bounded:
             check_unit_interval(ref, self.name, what="reference scores")
-        deg = _degenerate_mask(values, has_missing)
+        deg = _degenerate_mask(stored, has_missing)
         if deg.any():
             _handle_degenerate(deg, ref, self.name, degenerate)
         params = self._fit(values, deg)
@@ -155,7 +156,7 @@ class Model:
             key: ((TOPIC, MEASURE) if value.ndim == 2 else (TOPIC, MEASURE, SAMPLE), value)
             for key, value in params.items()
         }
-        data_vars["n"] = ((TOPIC, MEASURE), (~missing).sum(axis=-1))
+        data_vars["n"] = ((TOPIC, MEASURE), stored.shape[1] - missing.sum(axis=1))
         data_vars["degenerate"] = ((TOPIC, MEASURE), deg)
         attrs = {"model": self.name, "degenerate_policy": degenerate,
                  **{k: v for k, v in self.options.items() if v is not None}}
@@ -383,8 +384,7 @@ def check_unit_interval(cube: xr.DataArray, model: str, *, what: str = "scores")
         )
 
 
-def _check_not_empty(missing: np.ndarray, ref: xr.DataArray) -> None:
-    empty = missing.all(axis=-1)
+def _check_not_empty(empty: np.ndarray, ref: xr.DataArray) -> None:
     if empty.any():
         t, m = (int(i[0]) for i in np.nonzero(empty))
         raise ScoreDataError(
@@ -393,13 +393,13 @@ def _check_not_empty(missing: np.ndarray, ref: xr.DataArray) -> None:
         )
 
 
-def _degenerate_mask(values: np.ndarray, has_missing: bool = True) -> np.ndarray:
-    """Topics (T, M) whose non-NaN reference scores are all equal (or just one)."""
+def _degenerate_mask(stored: np.ndarray, has_missing: bool = True) -> np.ndarray:
+    """Topics (T, M) whose non-NaN reference scores (T, R, M) are all equal (or just one)."""
     if not has_missing:
-        return values.max(axis=-1) == values.min(axis=-1)
+        return stored.max(axis=1) == stored.min(axis=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmax(values, axis=-1) == np.nanmin(values, axis=-1)
+        return np.nanmax(stored, axis=1) == np.nanmin(stored, axis=1)
 
 
 def _handle_degenerate(deg: np.ndarray, ref: xr.DataArray, model: str, policy: str) -> None:
