@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
@@ -173,3 +175,25 @@ def test_fraction_significant_labelled(ap8):
     np.testing.assert_allclose(frac.sel(measure="ap"), expected)
     with pytest.raises(ValueError, match="no dim"):
         scorestd.fraction_significant(p, [0.05], dim="trial")
+
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["t", "wilcoxon", "sign", "permutation"]))
+def test_pair_result_independent_of_other_systems_and_order(seed, test):
+    """A pair's test depends only on its two systems: reordering or dropping the others
+    changes nothing (all-pairs kernels must not mix pairs up)."""
+    rng = np.random.default_rng(seed)
+    c = scorestd.cube(rng.beta(2, 5, (12, 5)).round(2), systems=list("abcde"))
+    full = scorestd.compare(c, test, B=200, seed=1).squeeze("measure")
+    order = rng.permutation(5)
+    shuffled = scorestd.compare(c.isel(system=order), test, B=200, seed=1).squeeze("measure")
+    two = scorestd.compare(c.sel(system=["b", "d"]), test, B=200, seed=1).squeeze("measure")
+    row = full.sel(pair="b vs d")
+    assert two.p_value.item() == pytest.approx(row.p_value.item(), rel=1e-9)
+    assert two.mean_diff.item() == pytest.approx(row.mean_diff.item(), abs=1e-12)
+    label = "b vs d" if "b vs d" in shuffled.pair.values else "d vs b"
+    other = shuffled.sel(pair=label)
+    assert other.p_value.item() == pytest.approx(row.p_value.item(), rel=1e-9)
+    sign = 1 if label == "b vs d" else -1
+    assert other.mean_diff.item() == pytest.approx(sign * row.mean_diff.item(), abs=1e-12)

@@ -99,7 +99,8 @@ def compare(
         Adjust the p-values over the family of all pairs reported (per measure)
         into a ``p_adjusted`` variable.
     conf_level : float
-        Level of the t-based confidence interval of the mean difference.
+        Level of the two-sided, t-based confidence interval of the mean difference
+        (the same whatever the test and ``alternative``).
     min_diff : float
         Sign test only: absolute differences below this are ties (default 0.01).
     B : int

@@ -89,7 +89,15 @@ def adjust_pvalues(p, method: AdjustMethod = "holm", axis: int = -1) -> np.ndarr
 
 def complete_topics(x, axis_topic: int = -2) -> np.ndarray:
     """Scores with topics on axis −2, raising if any score is NaN (a complete block
-    design is needed by the two-way ANOVA)."""
+    design is needed by the two-way ANOVA).
+
+    Examples
+    --------
+    >>> complete_topics([[0.1, float("nan")], [0.2, 0.3]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Tukey's HSD needs complete data: drop topics with missing scores
+    """
     x = topics_last_but_one(x, axis_topic)
     if np.isnan(x).any():
         raise ValueError("Tukey's HSD needs complete data: drop topics with missing scores")
@@ -177,7 +185,7 @@ def tukey_hsd_all_pairs(x, axis_topic: int = -2, *, pairs=None) -> PairTestResul
     """Tukey's HSD test of system pairs with the error term of the two-way ANOVA
     without replication (topics as blocks), as Sakai describes for IR.
 
-    q = |x̄_i − x̄_j| / sqrt(MSE / T), compared with the studentized range
+    q = abs(x̄_i − x̄_j) / sqrt(MSE / T), compared with the studentized range
     distribution of S means and (T − 1)(S − 1) degrees of freedom. The p-values
     are already adjusted for the family of all S(S − 1)/2 pairs.
 
@@ -221,7 +229,7 @@ def randomised_tukey_hsd_all_pairs(
 
     Each of B trials permutes the scores of every topic across the systems and
     records the range (max − min) of the system means; the p-value of pair (i, j)
-    is (1 + #{ranges ≥ |x̄_i − x̄_j|}) / (B + 1), adjusted for the whole family.
+    is (1 + #{ranges ≥ abs(x̄_i − x̄_j)}) / (B + 1), adjusted for the whole family.
 
     Parameters
     ----------
