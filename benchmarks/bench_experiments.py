@@ -118,15 +118,16 @@ def main() -> None:
     parser.add_argument("--no-dask", action="store_true")
     args = parser.parse_args()
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     results, seconds = run_study(args.trials, args.seed, args.batch_size)
-    total = time.perf_counter() - start
+    total, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"Urbano et al. (2019) study, {args.trials} trials per experiment, 5 schemes, "
           f"{len(scorestd.experiments.ALPHAS)} alphas")
     for key, s in seconds.items():
         print(f"  {' '.join(key):<28} {s:7.2f} s")
-    print(f"total (one process): {total:.1f} s; {1000 * total / args.trials:.2f} ms per trial "
-          f"of the whole study")
+    print(f"total (one process): {total:.1f} s wall, {cpu:.1f} s CPU; "
+          f"{1000 * total / args.trials:.2f} ms per trial of the whole study")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
     loop = time_loop(args.loop_trials, args.loop_pairs)
     print(f"scipy per-pair loop: {loop:.2f} s per trial of the whole study "

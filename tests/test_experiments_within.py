@@ -98,3 +98,22 @@ def test_plot(synthetic, tmp_path):
     fig = res.plot(tmp_path / "within.png")
     assert (tmp_path / "within.png").stat().st_size > 0
     assert len(fig.axes) == 3
+
+
+def test_dask_cluster_gives_identical_numbers(synthetic):
+    distributed = pytest.importorskip("distributed")
+    local = within_collection(synthetic, schemes=["raw", "E"], n_topics=10, trials=9, seed=4,
+                              batch_size=9).data
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = within_collection(synthetic, schemes=["raw", "E"], n_topics=10, trials=9,
+                                   seed=4, batch_size=2, client=client).data
+    assert remote.identical(local)
+
+
+def test_dask_backed_input(synthetic):
+    lazy = synthetic.chunk({"topic": 10})
+    res = within_collection(lazy, schemes=["raw", "N"], n_topics=10, trials=3, seed=0)
+    eager = within_collection(synthetic, schemes=["raw", "N"], n_topics=10, trials=3, seed=0)
+    assert res.data.identical(eager.data)

@@ -162,7 +162,8 @@ def _run_on_cluster(compute, parts, slices, data, client, show, desc):
     """Submit one task per batch; the data goes to every worker once."""
     from distributed import as_completed
 
-    shared = client.scatter(data, broadcast=True) if data is not None else None
+    # a one-element list, so that a tuple of arrays travels as one object
+    shared = client.scatter([data], broadcast=True)[0] if data is not None else None
     futures = [
         client.submit(compute, shared, *(p[sl] for p in parts), pure=False) for sl in slices
     ]

@@ -28,7 +28,12 @@ from scipy import special, stats
 
 from .unpaired import system_moments
 
-__all__ = ["fraction_significant_t", "paired_t_complete", "welch_t_all_pairs"]
+__all__ = [
+    "count_significant_t",
+    "fraction_significant_t",
+    "paired_t_complete",
+    "welch_t_all_pairs",
+]
 
 # Hill's transformation is checked to 1e-6 for df >= 10; closer calls get exact p-values.
 _EXACT_DF_BELOW = 10.0
@@ -113,6 +118,19 @@ def welch_t_all_pairs(x1: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.nd
 def fraction_significant_t(t, df, alphas, axis: int = -1) -> np.ndarray:
     """Fraction of two-sided t-tests with ``p < α``, for each α, from ``t`` and ``df``.
 
+    :func:`count_significant_t` divided by the number of tests along ``axis``.
+
+    Examples
+    --------
+    >>> fraction_significant_t([2.5, -1.0, 4.0, 0.0], 20, [0.01, 0.05]).tolist()
+    [0.25, 0.5]
+    """
+    return count_significant_t(t, df, alphas, axis=axis) / np.shape(t)[axis]
+
+
+def count_significant_t(t, df, alphas, axis: int = -1) -> np.ndarray:
+    """Number of two-sided t-tests with ``p < α``, for each α, from ``t`` and ``df``.
+
     Parameters
     ----------
     t : array_like
@@ -127,14 +145,14 @@ def fraction_significant_t(t, df, alphas, axis: int = -1) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The shape of ``t`` without ``axis``, plus a last axis of length ``len(alphas)``.
-        A NaN statistic (0/0: two identical samples, p = 1) is counted as a test that
+        Counts (int): the shape of ``t`` without ``axis``, plus a last axis of length
+        ``len(alphas)``. A NaN statistic (0/0: two identical samples, p = 1) is counted as a test that
         is not significant.
 
     Examples
     --------
-    >>> fraction_significant_t([2.5, -1.0, 4.0, 0.0], 20, [0.01, 0.05]).tolist()
-    [0.25, 0.5]
+    >>> count_significant_t([2.5, -1.0, 4.0, 0.0], 20, [0.01, 0.05]).tolist()
+    [1, 2]
     """
     alphas = np.asarray(alphas, dtype=np.float64)
     if alphas.ndim != 1 or alphas.size == 0:
@@ -171,7 +189,7 @@ def fraction_significant_t(t, df, alphas, axis: int = -1) -> np.ndarray:
     exceeding = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]  # [r, m]: band values with level >= m
     counts = np.empty((a.shape[0], alphas.size))
     counts[:, order] = always[:, None] + exceeding[:, 1:]
-    return (counts / n).reshape(*batch, alphas.size)
+    return counts.astype(np.int64).reshape(*batch, alphas.size)
 
 
 def _normal_deviate(a: np.ndarray, df: np.ndarray, critical: np.ndarray) -> np.ndarray:
