@@ -95,7 +95,7 @@ def test_plot(sub):
        arrays(np.float64, (12, 1), elements=st.floats(-2, 2)),
        st.permutations(range(5)))
 def test_swap_counts_ignore_topic_effects_and_system_order(x, topic_effect, order):
-    from scorestd.swap_rate import swap_counts
+    from scorestd.kernels.swap_rate import swap_counts
 
     perms = np.array([np.arange(12), np.arange(12)[::-1], np.roll(np.arange(12), 5)])
     sizes = np.array([2, 6])
