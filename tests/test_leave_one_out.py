@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 import scorestd
@@ -69,3 +72,18 @@ def test_bad_group_mappings(sub):
         leave_one_out(sub, groups={**{r: r for r in runs}, "run999": "x"})
     with pytest.raises(ScoreDataError, match="fewer than two runs"):
         leave_one_out(sub, groups={r: ("big" if k else "one") for k, r in enumerate(runs)})
+
+
+@settings(max_examples=20)
+@given(arrays(np.int64, (6, 5), elements=st.integers(0, 64)),
+       arrays(np.int64, (6, 1), elements=st.integers(1, 4)),
+       arrays(np.int64, (6, 1), elements=st.integers(-8, 8)))
+def test_standardized_results_ignore_per_topic_affine_changes(x, scale, shift):
+    # z, N, U and E standardize each topic by its own location and scale (or ranks), so a
+    # positive affine change of a topic's scores changes nothing; distinct scores per topic
+    # keep every topic non-degenerate. Dyadic values keep the arithmetic exact.
+    x = (x + np.arange(5) * 65) / 64
+    base = leave_one_out(scorestd.cube(x), schemes=["E", "N"]).data
+    moved = leave_one_out(scorestd.cube(x * scale + shift / 8), schemes=["E", "N"]).data
+    np.testing.assert_allclose(moved["mean_loo"].values, base["mean_loo"].values, atol=1e-12)
+    np.testing.assert_array_equal(moved["rank_loo"].values, base["rank_loo"].values)
