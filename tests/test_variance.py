@@ -161,3 +161,10 @@ def test_schemes_standardize_each_collection_first(robust2004):
 def test_unknown_scheme_is_named(small_cube):
     with pytest.raises(scorestd.ScorestdError, match="unknown scheme 'Q'"):
         estimate_variance(small_cube, schemes=["raw", "Q"])
+
+
+@pytest.mark.parametrize("kind", ["residual", "paired_difference", "within_system"])
+def test_dask_backed_cube_gives_the_same_estimate(robust2004, kind):
+    lazy = robust2004.chunk({"topic": 33})
+    xr.testing.assert_allclose(estimate_variance(lazy, kind=kind),
+                               estimate_variance(robust2004, kind=kind))
