@@ -175,3 +175,10 @@ def test_smallest_n_with_a_start_hint_is_the_same_integer(scale, target, start):
     hinted = smallest_n(fn, target, max_topics=100_000, what="demo", start=start)
     assert hinted == plain
     assert fn(plain) >= target and (plain == 2 or fn(plain - 1) < target)
+
+
+def test_schemes_from_scores(adhoc8_ap):
+    got = solve_power(adhoc8_ap, schemes=["raw", "E"], min_diff=0.05, n_topics=50, power=None)
+    assert got.dims == ("scheme", "measure")
+    raw = solve_power(adhoc8_ap, min_diff=0.05, n_topics=50, power=None)
+    assert got.sel(scheme="raw", measure="ap").item() == raw.sel(measure="ap").item()

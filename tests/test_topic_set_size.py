@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
-from scorestd.power import DesignError, UnreachableTargetError
+from scorestd.power import DesignError, UnreachableTargetError, design_variance
 from scorestd.topic_set_size import (
     ci_expected_width,
     plot_topic_set_size,
@@ -203,3 +203,14 @@ def test_nan_variance_gives_nan_not_a_number_of_topics():
     got = topic_set_size(variance=var, min_diff=0.1)
     assert got.sel(measure="ap") == 34
     assert np.isnan(got.sel(measure="p10"))
+
+
+def test_schemes_from_scores(adhoc8_ap):
+    got = topic_set_size(adhoc8_ap, schemes=["raw", "U"], min_diff=0.05)
+    var = design_variance(adhoc8_ap, "paired_t", schemes=["raw", "U"])
+    assert got.dims == ("scheme", "measure")
+    for scheme in ("raw", "U"):
+        assert got.sel(scheme=scheme, measure="ap") == topic_set_size(
+            variance=var.sel(scheme=scheme, measure="ap").item(), min_diff=0.05)
+    with pytest.raises(DesignError, match="schemes= needs score data"):
+        topic_set_size(variance=0.04, schemes=["U"], min_diff=0.05)

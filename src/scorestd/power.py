@@ -170,6 +170,7 @@ def solve_power(
     power: float | None = None,
     n_systems: int | None = None,
     variance: Any = None,
+    schemes: Sequence[str] | None = None,
     alternative: Alternative = "two-sided",
     max_topics: int = 100_000,
 ) -> Any:
@@ -198,6 +199,9 @@ def solve_power(
     variance : float or xarray.DataArray, optional
         The σ² to use instead of estimating it from ``scores`` (e.g. the output of
         :func:`design_variance`, which gives a result over the same dims).
+    schemes : sequence of str, optional
+        Standardize ``scores`` under these schemes first (``"raw"``, ``"N"``, ``"U"``,
+        ``"E"``…), giving a ``scheme`` dim.
     alternative : {"two-sided", "larger"}
         Alternative hypothesis of the t-tests.
     max_topics : int
@@ -240,8 +244,10 @@ def solve_power(
     check_option(test, PowerTest, "test")
     if (scores is None) == (variance is None):
         raise DesignError("give either score data (scores) or a variance, not both or neither")
+    if schemes is not None and scores is None:
+        raise DesignError("schemes= needs score data (scores) to standardize")
     if variance is None:
-        variance = design_variance(scores, test)
+        variance = design_variance(scores, test, schemes=schemes)
         if n_systems is None and test == "anova":
             n_systems = _n_systems(scores)
     if n_systems is None:

@@ -177,6 +177,7 @@ def topic_set_size(
     n_systems: int | Sequence[int] = 2,
     method: DesignMethod = "sakai",
     variance: Any = None,
+    schemes: Sequence[str] | None = None,
     max_topics: int = 1_000_000,
 ) -> Any:
     """Number of topics needed, for one design or over a grid of designs.
@@ -201,6 +202,9 @@ def topic_set_size(
         Sakai's approximations or the exact noncentral distributions.
     variance : float or xarray.DataArray, optional
         σ² to use instead of estimating it from ``scores``.
+    schemes : sequence of str, optional
+        Standardize ``scores`` under these schemes first (``"raw"``, ``"N"``, ``"U"``,
+        ``"E"``…), giving a ``scheme`` dim.
     max_topics : int
         Give up (with an error) beyond this many topics.
 
@@ -237,8 +241,10 @@ def topic_set_size(
     if (scores is None) == (variance is None):
         raise DesignError(
             "give either score data (scores) or a variance, not both or neither")
+    if schemes is not None and scores is None:
+        raise DesignError("schemes= needs score data (scores) to standardize")
     if variance is None:
-        variance = design_variance(scores, test)
+        variance = design_variance(scores, test, schemes=schemes)
     grid = {"alpha": alpha, "beta": beta, "min_diff": min_diff, "n_systems": n_systems}
     checkers = {
         "alpha": lambda v: check_probability("alpha", v),
