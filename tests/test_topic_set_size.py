@@ -214,3 +214,13 @@ def test_schemes_from_scores(adhoc8_ap):
             variance=var.sel(scheme=scheme, measure="ap").item(), min_diff=0.05)
     with pytest.raises(DesignError, match="schemes= needs score data"):
         topic_set_size(variance=0.04, schemes=["U"], min_diff=0.05)
+
+
+@pytest.mark.parametrize("df,expected", [(1, 7.85), (2, 9.64), (3, 10.91), (4, 11.94),
+                                         (5, 12.83), (6, 13.62)])
+def test_starting_noncentrality_matches_cohens_table(df, expected):
+    from scorestd.topic_set_size import _lambda_infinity
+
+    # Cohen (1988), Table 9.4.2: λ for power .80 at α = .05 with u = df (the χ² limit
+    # that Nagata's table and Sakai's tool start the ANOVA design from)
+    assert _lambda_infinity(df, 0.05, 0.2) == pytest.approx(expected, abs=0.015)
