@@ -140,7 +140,8 @@ class Model:
 
     def _fit_validated(self, ref: xr.DataArray, degenerate: str, *, source: Any) -> FittedModel:
         stored = np.asarray(ref.values)  # (T, R, M): reductions over axis 1 in this layout
-        values = stored.transpose(0, 2, 1)  # (T, M, R) view, systems last for the families
+        # (T, M, R), systems last and contiguous: the families reduce along it many times.
+        values = np.ascontiguousarray(stored.transpose(0, 2, 1))
         missing = np.isnan(stored)
         has_missing = bool(missing.any())
         if has_missing:
