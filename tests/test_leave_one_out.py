@@ -74,7 +74,7 @@ def test_bad_group_mappings(sub):
         leave_one_out(sub, groups={r: ("big" if k else "one") for k, r in enumerate(runs)})
 
 
-@settings(max_examples=20)
+@settings(max_examples=8)
 @given(arrays(np.int64, (6, 5), elements=st.integers(0, 64)),
        arrays(np.int64, (6, 1), elements=st.integers(1, 4)),
        arrays(np.int64, (6, 1), elements=st.integers(-8, 8)))
