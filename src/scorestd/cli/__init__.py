@@ -19,8 +19,16 @@ COMMANDS: tuple[str, ...] = (
     "datasets",
     "info",
     "convert",
+    "standardize",
+    "report",
     "aggregate",
     "compare",
+    "experiment",
+    "power",
+    "topics",
+    "discriminative_power",
+    "swap_rate",
+    "leave_one_out",
 )
 
 

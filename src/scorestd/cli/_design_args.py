@@ -1,0 +1,69 @@
+"""Arguments shared by the design subcommands (power, topics): data, schemes, grids."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import xarray as xr
+
+from ..errors import ScorestdError
+from ..io import FORMATS, load
+from ..power import design_variance
+
+
+def add_collections_argument(parser: argparse.ArgumentParser) -> None:
+    """DATA (one or more collections, pooled), ``--measure``, ``--format``, ``--schemes``."""
+    parser.add_argument("data", metavar="DATA", nargs="*",
+                        help="score files or bundled datasets; several are pooled "
+                             "(Σ SS / Σ df)")
+    parser.add_argument("--measure", "-m", help="use only this measure")
+    parser.add_argument("--format", choices=FORMATS, help="input format (default: detect)")
+    parser.add_argument("--schemes", help="comma-separated scoring schemes, e.g. raw,N,U,E "
+                                          "(default: raw scores only)")
+    parser.add_argument("--variance", type=float,
+                        help="use this variance instead of estimating it from DATA")
+
+
+def split_list(text: str | None, convert: Any = str) -> list[Any] | None:
+    """``"a,b"`` → ``[convert("a"), convert("b")]``; ``None`` stays ``None``."""
+    if text is None:
+        return None
+    try:
+        return [convert(part.strip()) for part in text.split(",") if part.strip()]
+    except ValueError as exc:
+        raise ScorestdError(f"cannot read the list {text!r}: {exc}") from None
+
+
+def variance_from_args(args: argparse.Namespace, test: str) -> Any:
+    """The variance ``test`` takes, from DATA (per scheme and measure) or ``--variance``."""
+    if args.variance is not None:
+        if args.data:
+            raise ScorestdError("give DATA or --variance, not both")
+        return args.variance
+    if not args.data:
+        raise ScorestdError("give one or more DATA (files or bundled datasets) or --variance")
+    cubes = [load(d, format=args.format, measure=args.measure) for d in args.data]
+    schemes = split_list(args.schemes) or ["raw"]
+    return design_variance(cubes, test, schemes=schemes)
+
+
+def as_frame(result: Any, variance: Any, name: str) -> Any:
+    """A table of a scalar or labelled result next to the variance it came from."""
+    import pandas as pd
+
+    if not isinstance(result, xr.DataArray):
+        return pd.DataFrame({"variance": [variance], name: [result]})
+    frame = xr.Dataset({"variance": variance, name: result}).to_dataframe()
+    return frame.drop(columns=[c for c in frame.columns if c not in ("variance", name)])
+
+
+def write_figure(result: Any, path: str | None) -> None:
+    """Save ``result.plot()`` to ``path`` (off-screen) when a path is given."""
+    if not path:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")
+    result.plot(path)
+    print(f"figure written to {path}")

@@ -1,0 +1,50 @@
+"""``scorestd leave-one-out``: how standardization treats a run left out of the reference."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+
+from ..errors import ScoreDataError
+from ..leave_one_out import leave_one_out
+from ._common import add_data_argument, load_data, print_table
+from ._design_args import split_list
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "leave-one-out", help="re-standardize each run (or group) against the others",
+        description="Leave each run, or each group of runs, out of the standardization "
+                    "reference, standardize it against the others and compare its mean and "
+                    "rank with standardizing against all runs (Sakai 2016).")
+    add_data_argument(p)
+    p.add_argument("--schemes", default="N,U,E", help="comma-separated schemes (default N,U,E)")
+    p.add_argument("--groups", help="CSV file of run,group lines (e.g. run → team)")
+    p.add_argument("--per-run", action="store_true", help="also print every run's changes")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    groups = _read_groups(args.groups) if args.groups else None
+    result = leave_one_out(load_data(args), schemes=split_list(args.schemes), groups=groups)
+    print(f"leave-one-out: {result.data.attrs['data']}, {result.data.attrs['n_groups']} "
+          f"groups of {result.data.attrs['n_systems']} runs")
+    print_table(result.summary())
+    if args.per_run:
+        frame = result.data[["mean_all", "mean_loo", "change", "rank_all", "rank_loo"]]
+        print()
+        print_table(frame.to_dataframe().drop(columns="group"))
+    return 0
+
+
+def _read_groups(path: str) -> dict[str, str]:
+    groups: dict[str, str] = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        for line_no, row in enumerate(csv.reader(fh), start=1):
+            if not row or row[0].startswith("#"):
+                continue
+            if len(row) != 2:
+                raise ScoreDataError(f"expected 2 fields (run,group), found {len(row)}",
+                                     path=path, line=line_no)
+            groups[row[0].strip()] = row[1].strip()
+    return groups

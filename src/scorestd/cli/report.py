@@ -1,0 +1,46 @@
+"""``scorestd report``: every model's standardized system means, ranks and the Figure-1 plots."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..models import DEGENERATE, model_names
+from ..report import DEFAULT_DATA, standardization_report
+from ._common import add_data_argument, load_data, print_table
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "report", help="compare standardization models on a collection",
+        description="Standardize with every registered model; print each system's mean and "
+                    "rank per model with Kendall's tau to the raw ranking, and write the "
+                    "Figure-1 plots (Urbano, Lima & Hanjalic 2019).")
+    add_data_argument(p, optional_default=DEFAULT_DATA)
+    p.add_argument("--out", default="scorestd-report", metavar="DIR",
+                   help="folder for the plots (default: scorestd-report/)")
+    p.add_argument("--models", nargs="+", choices=model_names(), metavar="MODEL",
+                   help=f"models to use (default: all: {', '.join(model_names())})")
+    p.add_argument("--degenerate", choices=DEGENERATE, default="unstandardized",
+                   help="policy for topics whose systems all score the same")
+    p.add_argument("--top", type=int, metavar="N", help="print only the N best raw systems")
+    p.add_argument("--no-plots", action="store_true", help="do not write the plots")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    cube = load_data(args)
+    report = standardization_report(cube, models=args.models, degenerate=args.degenerate)
+    for measure, table in report.tables.items():
+        print(f"== {cube.attrs.get('dataset', args.data)}, {measure}: "
+              f"{cube.sizes['topic']} topics, {cube.sizes['system']} systems ==")
+        print("system means and ranks (1 = best) per standardization:")
+        print_table(table if args.top is None else table.head(args.top))
+        print()
+        print("Kendall tau_b between each standardized ranking and the raw ranking:")
+        print_table(report.tau[[measure]].rename(columns={measure: "tau"}))
+        print()
+    if not args.no_plots:
+        for path in report.write_plots(Path(args.out)):
+            print(f"wrote {path}")
+    return 0

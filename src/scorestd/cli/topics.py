@@ -1,0 +1,58 @@
+"""``scorestd topics``: topic set size design (Sakai 2016) over a grid of designs."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..topic_set_size import topic_set_size
+from ._common import print_table
+from ._design_args import add_collections_argument, split_list, variance_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "topics", help="topic set size design: topics needed for a test, per scheme",
+        description="Number of topics a new collection needs (Sakai, Topic set size design, "
+                    "IRJ 2016) for the paired t-test, one-way ANOVA or a confidence interval "
+                    "of given width, with the variance estimated (pooled) from DATA. Lists "
+                    "are comma-separated and form a grid.")
+    add_collections_argument(p)
+    p.add_argument("--test", choices=["paired_t", "anova", "ci"], default="paired_t",
+                   help="design (default paired_t)")
+    p.add_argument("--min-diff", default="0.02,0.05,0.1",
+                   help="minimum detectable difference(s) / range(s) / CI width(s) "
+                        "(default 0.02,0.05,0.1)")
+    p.add_argument("--alpha", default="0.05", help="α value(s) (default 0.05)")
+    p.add_argument("--beta", default="0.2", help="β value(s) (default 0.2)")
+    p.add_argument("--n-systems", default="2", help="m value(s) for anova (default 2)")
+    p.add_argument("--method", choices=["sakai", "exact"], default="sakai",
+                   help="Sakai's approximations or exact noncentral t/F (default sakai)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    variance = variance_from_args(args, args.test)
+    grid = {
+        "alpha": split_list(args.alpha, float),
+        "beta": split_list(args.beta, float),
+        "min_diff": split_list(args.min_diff, float),
+        "n_systems": split_list(args.n_systems, int),
+    }
+    if args.test != "anova":
+        grid["n_systems"] = grid["n_systems"][:1]
+    if args.test == "ci":
+        grid["beta"] = grid["beta"][:1]
+    sizes = topic_set_size(variance=variance, test=args.test, method=args.method, **grid)
+    print(f"topics needed: {args.test}, method {args.method}"
+          + ("" if args.variance is not None else f", {variance.attrs['kind']} variance"))
+    table = sizes.to_dataframe()["n_topics"].unstack("min_diff")
+    table.columns = [f"minD={d:g}" for d in table.columns]
+    drop = [lvl for lvl, v in (("beta", args.test == "ci"),
+                               ("n_systems", args.test != "anova")) if v]
+    table = table.reset_index(level=drop, drop=True) if drop else table
+    if args.variance is None:
+        table.insert(0, "variance", variance.to_series().reindex(
+            table.index.droplevel([n for n in table.index.names
+                                   if n not in variance.dims])).to_numpy())
+    print_table(table, floatfmt="{:.5f}")
+    return 0

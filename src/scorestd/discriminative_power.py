@@ -1,0 +1,193 @@
+"""Discriminative power (Sakai 2006): how many system pairs a measure tells apart.
+
+For every measure and scoring scheme, a significance test is run on every pair of
+systems of a collection; the achieved significance level (ASL) curve is the sorted
+p-values of all pairs, and the discriminative power at α is the fraction of pairs with
+p < α. A measure (or scheme) with more pairs significant at the same α is more
+discriminative.
+
+Tests: ``"paired_t"`` (unadjusted two-sided paired t-tests, topics missing for either
+system of a pair left out) or ``"randomised_tukey"`` (Sakai's randomised Tukey HSD,
+p-values adjusted for the family of all pairs; needs complete scores).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ._options import check_option
+from .cube import validate
+from .dims import MEASURE, SYSTEM
+from .errors import ScoreDataError, ScorestdError
+from .experiments.result import Experiment, save_figure
+from .experiments.schemes import check_schemes, standardized_stack
+from .kernels.decisions import fraction_significant
+from .kernels.multiple import randomised_tukey_hsd_all_pairs
+from .kernels.paired import pair_indices, paired_t_all_pairs
+
+__all__ = ["DiscriminativePower", "discriminative_power"]
+
+DPTest = Literal["paired_t", "randomised_tukey"]
+
+#: The α levels reported by default.
+DEFAULT_ALPHAS = (0.01, 0.05, 0.10)
+
+
+class DiscriminativePower(Experiment):
+    """Result of :func:`discriminative_power`.
+
+    ``data`` holds ``p`` (scheme × measure × pair, pairs in ``numpy.triu_indices``
+    order with ``system_i``/``system_j`` labels, ``mean_diff`` = mean of i − mean of j),
+    ``asl`` (the p-values sorted ascending over ``rank`` = 1…P) and ``fraction``
+    (scheme × measure × alpha: the share of pairs with p < α, NaN p-values excluded).
+    """
+
+    def summary(self) -> pd.DataFrame:
+        """Fraction of significant pairs: rows (measure, scheme), one column per α.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> dp = discriminative_power(scorestd.datasets.load("adhoc8_ap").isel(system=slice(20)))
+        >>> dp.summary().columns.tolist()
+        ['alpha=0.01', 'alpha=0.05', 'alpha=0.1']
+        """
+        frame = self.data["fraction"].to_dataframe()["fraction"].unstack("alpha")
+        frame.columns = [f"alpha={a:g}" for a in frame.columns]
+        return frame.reorder_levels([MEASURE, "scheme"]).sort_index(level=0, sort_remaining=False)
+
+    def plot(self, path: Any = None, *, alpha: float | None = 0.05):
+        """ASL curves: p-value against pair rank, one line per scheme, a panel per measure.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+        """
+        import matplotlib.pyplot as plt
+
+        measures = self.data[MEASURE].values
+        fig, axes = plt.subplots(1, len(measures), figsize=(4.5 * len(measures), 3.5),
+                                 squeeze=False)
+        for ax, m in zip(axes[0], measures, strict=True):
+            for scheme in self.data["scheme"].values:
+                curve = self.data["asl"].sel(scheme=scheme, measure=m)
+                ax.plot(curve["rank"].values, curve.values, label=str(scheme))
+            if alpha is not None:
+                ax.axhline(alpha, color="grey", linestyle=":", linewidth=1)
+            ax.set_title(f"{m} ({self.data.attrs['test']})")
+            ax.set_xlabel("system pair, sorted by p-value")
+            ax.set_ylabel("achieved significance level")
+            ax.legend(fontsize="small")
+        fig.tight_layout()
+        save_figure(fig, path)
+        return fig
+
+
+def discriminative_power(
+    scores: Any,
+    *,
+    test: DPTest = "paired_t",
+    schemes: Sequence[str] = ("raw",),
+    alphas: Sequence[float] = DEFAULT_ALPHAS,
+    B: int = 1000,
+    seed: int | None = None,
+) -> DiscriminativePower:
+    """Discriminative power of every measure and scheme of a collection.
+
+    Parameters
+    ----------
+    scores : xarray.DataArray
+        A cube or 2-D ``(topic, system)`` array (at least two systems).
+    test : {"paired_t", "randomised_tukey"}
+        Paired t-tests (unadjusted) or the randomised Tukey HSD test (adjusted for all
+        pairs, ``B`` permutations; needs ``seed=`` and complete scores).
+    schemes : sequence of str
+        Scoring schemes (``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or a model
+        name); each measure is standardized against all systems of ``scores``.
+    alphas : sequence of float
+        Significance levels of ``fraction``.
+    B : int
+        Permutations of the randomised Tukey HSD test.
+    seed : int, optional
+        Seed of the randomised test; measure k uses child k of
+        ``numpy.random.SeedSequence(seed)``. Required for ``"randomised_tukey"``.
+
+    Returns
+    -------
+    DiscriminativePower
+        ``data`` with ``p``, ``asl`` and ``fraction``; ``summary()``, ``plot()``.
+
+    Raises
+    ------
+    ScoreDataError
+        Fewer than two systems, or missing scores with ``"randomised_tukey"``.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 30))
+    >>> dp = discriminative_power(ap, schemes=["raw", "E"])
+    >>> dp.data["fraction"].sel(alpha=0.05).round(3).values.tolist()
+    [[0.738], [0.729]]
+    """
+    check_option(test, DPTest, "test")
+    schemes = check_schemes(schemes)
+    c = validate(scores)
+    if c.sizes[SYSTEM] < 2:
+        raise ScoreDataError(f"discriminative power needs at least two systems, got "
+                             f"{c.sizes[SYSTEM]}")
+    alphas = np.asarray(alphas, dtype=np.float64)
+    if alphas.ndim != 1 or not ((alphas > 0) & (alphas < 1)).all():
+        raise ScorestdError(f"alphas must be a list of levels in (0, 1); got {alphas.tolist()}")
+    if test == "randomised_tukey" and seed is None:
+        raise ScorestdError("the randomised Tukey HSD test needs seed= (reproducible results)")
+    children = np.random.SeedSequence(seed).spawn(c.sizes[MEASURE]) if seed is not None else None
+    p_all, diff_all = [], []
+    for k, m in enumerate(c[MEASURE].values):
+        stack = standardized_stack(c.sel({MEASURE: [m]}), schemes)  # (scheme, T, S)
+        if test == "paired_t":
+            _, p, diff = paired_t_all_pairs(stack)
+        else:
+            if np.isnan(stack).any():
+                raise ScoreDataError(f"measure {m!r}: the randomised Tukey HSD test needs "
+                                     f"complete scores; drop topics with missing scores")
+            result = randomised_tukey_hsd_all_pairs(stack, B=B, seed=children[k])
+            p = result.pvalue
+            means = np.nanmean(stack, axis=-2)
+            i, j = pair_indices(stack.shape[-1])
+            diff = means[..., i] - means[..., j]
+        p_all.append(p)
+        diff_all.append(diff)
+    return DiscriminativePower(_dataset(c, schemes, alphas, np.stack(p_all, axis=1),
+                                        np.stack(diff_all, axis=1), test, B, seed))
+
+
+def _dataset(c: xr.DataArray, schemes: tuple[str, ...], alphas: np.ndarray, p: np.ndarray,
+             diff: np.ndarray, test: str, B: int, seed: int | None) -> xr.Dataset:
+    systems = c[SYSTEM].values
+    i, j = pair_indices(len(systems))
+    dims = ("scheme", MEASURE, "pair")
+    coords = {"scheme": list(schemes), MEASURE: c[MEASURE].values,
+              "system_i": ("pair", systems[i]), "system_j": ("pair", systems[j])}
+    asl = np.sort(np.where(np.isnan(p), np.inf, p), axis=-1)
+    asl = np.where(np.isinf(asl), np.nan, asl)  # NaN p-values sort last
+    attrs = {"experiment": "discriminative power", "test": test,
+             "data": str(c.attrs.get("collection", c.attrs.get("source", "scores"))),
+             "n_topics": int(c.sizes["topic"]), "n_systems": len(systems)}
+    if test == "randomised_tukey":
+        attrs.update(B=int(B), seed=int(seed))
+    return xr.Dataset(
+        {
+            "p": (dims, p),
+            "mean_diff": (dims, diff),
+            "asl": (("scheme", MEASURE, "rank"), asl),
+            "fraction": (("scheme", MEASURE, "alpha"), fraction_significant(p, alphas)),
+        },
+        coords={**coords, "rank": np.arange(1, p.shape[-1] + 1), "alpha": alphas},
+        attrs=attrs,
+    )

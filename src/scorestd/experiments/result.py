@@ -1,0 +1,123 @@
+"""What every experiment shares: its input checks, its α grid and its result type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..cube import validate
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError
+
+__all__ = ["ALPHAS", "Experiment", "single_measure"]
+
+#: Significance levels of Urbano et al. (2019): 0.001…0.009, 0.01…0.09 and 0.1.
+ALPHAS = np.round(np.concatenate([np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, [0.1]]), 3)
+
+
+def single_measure(scores: Any, measure: str | None) -> xr.DataArray:
+    """The validated ``(topic, system, measure)`` cube of one measure, with no missing score.
+
+    Resampling experiments compare means over topic subsets, which a missing score
+    would silently bias, so missing scores are an error here.
+    """
+    cube = validate(scores)
+    measures = cube[MEASURE].values.tolist()
+    if measure is None:
+        if len(measures) != 1:
+            raise ScoreDataError(f"the scores have several measures {measures}: pick one "
+                                 f"with measure=")
+        measure = measures[0]
+    if measure not in measures:
+        raise ScoreDataError(f"measure {measure!r} not in the scores; available: {measures}")
+    one = cube.sel({MEASURE: [measure]}).transpose(TOPIC, SYSTEM, MEASURE)
+    if hasattr(one.data, "compute"):  # a dask-backed cube: the engine needs its values
+        one = one.compute()
+    missing = np.isnan(one.values[:, :, 0])
+    if missing.any():
+        t, s = np.argwhere(missing)[0]
+        raise ScoreDataError(
+            f"{int(missing.sum())} missing scores for measure {measure!r} (first: topic "
+            f"{str(one[TOPIC].values[t])!r}, system {str(one[SYSTEM].values[s])!r}); resampling "
+            f"experiments need a complete topic × system matrix"
+        )
+    return one
+
+
+def check_positive(name: str, value: Any, *, minimum: int = 1) -> int:
+    """An integer argument that must be at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """The outcome of a resampling experiment.
+
+    Attributes
+    ----------
+    data : xarray.Dataset
+        Every statistic of every trial (dims such as ``trial``, ``scheme``, ``alpha``);
+        ``attrs`` record the design (data, measure, sizes, seed, trials).
+    """
+
+    data: xr.Dataset
+
+    def summary(self) -> pd.DataFrame:  # pragma: no cover - defined by each experiment
+        """The paper's table: one row per scheme (or method), means over trials."""
+        raise NotImplementedError
+
+    def plot(self, path: Any = None, **kwargs: Any):  # pragma: no cover
+        """The paper's figure (a :class:`matplotlib.figure.Figure`)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        design = ", ".join(f"{k}={v}" for k, v in self.data.attrs.items())
+        return f"{type(self).__name__}({design})\n{self.summary().round(4).to_string()}"
+
+
+def save_figure(fig, path: Any) -> None:
+    """Write ``fig`` to ``path`` when one is given."""
+    if path is not None:
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+
+
+def density_panel(ax, samples: dict[str, np.ndarray], xlabel: str) -> None:
+    """Kernel density of each sample with a rug at its mean (Urbano et al.'s panels)."""
+    from scipy.stats import gaussian_kde
+
+    values = np.concatenate([v[np.isfinite(v)] for v in samples.values()])
+    lo, hi = values.min(), values.max()
+    pad = 0.05 * (hi - lo) if hi > lo else 0.01
+    grid = np.linspace(lo - pad, hi + pad, 256)
+    for label, v in samples.items():
+        v = v[np.isfinite(v)]
+        if v.size > 1 and np.ptp(v) > 0:
+            (line,) = ax.plot(grid, gaussian_kde(v)(grid), label=label)
+        else:
+            line = ax.axvline(v.mean() if v.size else np.nan, label=label)
+        ax.plot([v.mean()], [0], "|", color=line.get_color(), markersize=14)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("density")
+    ax.legend(fontsize="small")
+
+
+def design_attrs(cube: xr.DataArray, name: str, **sizes: Any) -> dict[str, Any]:
+    """The attrs recording what an experiment ran on."""
+    return {
+        "experiment": name,
+        "data": str(cube.attrs.get("collection", cube.attrs.get("source", "scores"))),
+        "measure": str(cube["measure"].values[0]),
+        "n_systems": int(cube.sizes["system"]),
+        **sizes,
+    }
+
+
+def title(data: xr.Dataset) -> str:
+    """Figure title naming the experiment, data and measure."""
+    return f"{data.attrs['experiment']}: {data.attrs['data']} {data.attrs['measure']}"

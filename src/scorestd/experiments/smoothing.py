@@ -1,0 +1,210 @@
+"""Scoring with partial prior information (Ravana, Park & Moffat 2009, section 3).
+
+Each trial draws three disjoint topic sets Q_a, Q_b, Q_c of ``n_topics`` topics and
+splits the systems at random into halves S_x and S_y. S_x was evaluated on Q_a and S_y
+on Q_b (the prior experiments); all systems are now evaluated on Q_c. A system's score
+on each topic of Q_c is smoothed towards its prior mean (Eq. 1:
+``α·score + (1 − α)·prior``), the smoothed scores are averaged over Q_c, and the
+resulting ranking of all systems is compared (Kendall τ_b) with the "whole population"
+ranking by mean over every topic. ``α = 1`` uses Q_c alone, ``α = 0`` the prior alone;
+the baseline ranks all systems on Q_a ∪ Q_c (``2·n_topics`` complete topics).
+
+For a standardized scheme the factors come from the topics and systems used in each
+case: S_x on Q_a, S_y on Q_b, all systems on Q_c, on Q_a ∪ Q_c and on all topics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..kernels.aggregate import aggregate_kernel
+from ..kernels.correlation import kendall_tau_b
+from ..kernels.smoothing import smooth_kernel
+from .engine import draw_trials, run_batches
+from .result import (
+    Experiment,
+    check_positive,
+    density_panel,
+    design_attrs,
+    save_figure,
+    single_measure,
+    title,
+)
+from .schemes import RAW, check_schemes, scheme_kernel, standardized_stack
+
+__all__ = ["Smoothing", "smoothing"]
+
+#: The α values of the paper's figures.
+PAPER_ALPHAS = (0.0, 0.5, 0.8, 1.0)
+
+
+class Smoothing(Experiment):
+    """Result of :func:`smoothing`.
+
+    ``data`` holds ``tau`` (trial × scheme × alpha: smoothed ranking against the
+    all-topics ranking) and ``tau_baseline`` (trial × scheme: ranking on Q_a ∪ Q_c).
+    """
+
+    def summary(self) -> pd.DataFrame:
+        """Mean τ over trials: one row per scheme, one column per α and the baseline.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> res = smoothing(scorestd.datasets.load("robust2004"), measure="ap", trials=3,
+        ...                 seed=1, alphas=[0, 0.8, 1], schemes=["raw"])
+        >>> res.summary().columns.tolist()
+        ['α=0', 'α=0.8', 'α=1', 'S×(Qa∪Qc)']
+        """
+        tau = self.data["tau"].mean("trial")
+        frame = pd.DataFrame(
+            tau.values, index=pd.Index(self.data["scheme"].values, name="scheme"),
+            columns=[f"α={a:g}" for a in self.data["alpha"].values])
+        frame["S×(Qa∪Qc)"] = self.data["tau_baseline"].mean("trial").values
+        return frame
+
+    def plot(self, path: Any = None, alphas: Sequence[float] = PAPER_ALPHAS, **kwargs: Any):
+        """Figures 2 and 3 of the paper: densities of τ for some α and the baseline.
+
+        One panel per scheme (raw scores: Figure 2; standardized: Figure 3).
+        """
+        import matplotlib.pyplot as plt
+
+        schemes = list(self.data["scheme"].values)
+        fig, axes = plt.subplots(1, len(schemes), squeeze=False,
+                                 figsize=kwargs.pop("figsize", (5 * len(schemes), 4)), **kwargs)
+        for ax, scheme in zip(axes[0], schemes, strict=True):
+            tau = self.data["tau"].sel(scheme=scheme)
+            samples = {f"α={a:g}": tau.sel(alpha=a, method="nearest").values for a in alphas}
+            samples["S×(Qa∪Qc)"] = self.data["tau_baseline"].sel(scheme=scheme).values
+            density_panel(ax, samples, "τ to the all-topics ranking")
+            ax.set_title(f"scores: {scheme}")
+        fig.suptitle(title(self.data))
+        fig.tight_layout()
+        save_figure(fig, path)
+        return fig
+
+
+def smoothing(
+    scores: Any,
+    *,
+    measure: str | None = None,
+    schemes: Sequence[str] = ("raw", "N"),
+    alphas: Sequence[float] = tuple(np.round(np.linspace(0, 1, 11), 2)),
+    n_topics: int = 25,
+    trials: int = 10_000,
+    seed: int = 0,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+    client: Any = None,
+) -> Smoothing:
+    """Smoothing with partial prior information (Ravana, Park & Moffat 2009).
+
+    Parameters
+    ----------
+    scores : array_like or xarray.DataArray
+        A score cube (or 2-D topic × system array) without missing scores.
+    measure : str, optional
+        The measure to use when the cube has several.
+    schemes : sequence of str
+        ``"raw"`` and standardization schemes (``"z"``, ``"N"`` — the paper's
+        standardized AP —, ``"U"``, ``"E"``).
+    alphas : sequence of float
+        Smoothing weights in [0, 1] (the paper plots 0, 0.5, 0.8 and 1).
+    n_topics : int
+        Topics in each of Q_a, Q_b and Q_c (the paper uses 25).
+    trials : int
+        Number of trials (the paper runs 10,000).
+    seed : int
+        Root seed; trial ``k`` depends only on ``(seed, k)``.
+    batch_size, progress, client
+        See :func:`scorestd.experiments.engine.run_batches`.
+
+    Returns
+    -------
+    Smoothing
+        ``.data`` is an :class:`xarray.Dataset` over trial × scheme × alpha.
+
+    Notes
+    -----
+    A topic on which the reference systems all score the same cannot be standardized;
+    it follows the standardization kernel's degenerate-topic rule.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> res = smoothing(scorestd.datasets.load("robust2004"), measure="ap", trials=4,
+    ...                 seed=1, alphas=[0, 0.5, 1], schemes=["raw", "N"])
+    >>> res.data["tau"].dims
+    ('trial', 'scheme', 'alpha')
+    """
+    cube = single_measure(scores, measure)
+    schemes = check_schemes(schemes)
+    for s in schemes:
+        scheme_kernel(s)  # fail early on a scheme without a reference-based kernel
+    alphas = np.asarray(alphas, dtype=np.float64)
+    if alphas.ndim != 1 or alphas.size == 0 or ((alphas < 0) | (alphas > 1)).any():
+        raise ValueError(f"alphas must be a non-empty list of values in [0, 1], got {alphas}")
+    n_topics = check_positive("n_topics", n_topics, minimum=2)
+    n_total, n_systems = cube.sizes["topic"], cube.sizes["system"]
+    if 3 * n_topics > n_total:
+        raise ValueError(f"three disjoint sets of n_topics={n_topics} need {3 * n_topics} "
+                         f"topics; the cube has {n_total}")
+    if n_systems < 4:
+        raise ValueError(f"smoothing needs at least 4 systems, the cube has {n_systems}")
+    raw = standardized_stack(cube, [RAW])[0]
+
+    def draw(rng):
+        topics = rng.permutation(n_total)[: 3 * n_topics].reshape(3, n_topics)
+        return topics, rng.permutation(n_systems)
+
+    indices = draw_trials(seed, trials, draw)
+    stats = run_batches(_batch, indices, data=(raw, schemes, alphas), batch_size=batch_size,
+                        progress=progress, client=client, desc="smoothing")
+    data = xr.Dataset(
+        {
+            "tau": (("trial", "scheme", "alpha"), stats["tau"]),
+            "tau_baseline": (("trial", "scheme"), stats["tau_baseline"]),
+        },
+        coords={"trial": np.arange(trials), "scheme": list(schemes), "alpha": alphas},
+        attrs=design_attrs(cube, "smoothing", n_topics=n_topics, trials=trials, seed=seed),
+    )
+    return Smoothing(data)
+
+
+def _standardize(scheme: str, x: np.ndarray) -> np.ndarray:
+    """Scores ``x`` (..., topic, system) standardized per topic against themselves."""
+    kernel = scheme_kernel(scheme)
+    return x if kernel is None else kernel(x, x)
+
+
+def _mean(x: np.ndarray) -> np.ndarray:
+    return aggregate_kernel(x, "am", axis=-2)
+
+
+def _batch(data, topics, systems):
+    """τ for a batch of trials; ``topics`` is (batch, 3, n), ``systems`` (batch, S)."""
+    raw, schemes, alphas = data
+    n_x = systems.shape[1] // 2
+    groups = ((topics[:, 0], systems[:, :n_x]), (topics[:, 1], systems[:, n_x:]))
+    q_c = raw[topics[:, 2]]  # (batch, n, S): all systems on Q_c
+    both = raw[np.concatenate([topics[:, 0], topics[:, 2]], axis=1)]
+    tau, baseline = [], []
+    for scheme in schemes:
+        truth = _mean(_standardize(scheme, raw))[None, None, :]
+        prior = np.empty(systems.shape)
+        for q, s in groups:  # S_x's means on Q_a and S_y's on Q_b, factors from them only
+            part = raw[q[:, :, None], s[:, None, :]]  # (batch, n, |s|)
+            np.put_along_axis(prior, s, _mean(_standardize(scheme, part)), axis=1)
+        new = _standardize(scheme, q_c)[:, None]  # (batch, 1, n, S)
+        smoothed = smooth_kernel(new, prior[:, None, :], alphas[:, None])  # Eq. 1
+        smoothed = _mean(smoothed)
+        tau.append(kendall_tau_b(smoothed, np.broadcast_to(truth, smoothed.shape)))
+        base = _mean(_standardize(scheme, both))
+        baseline.append(kendall_tau_b(base, np.broadcast_to(truth[:, 0], base.shape)))
+    return {"tau": np.stack(tau, axis=1), "tau_baseline": np.stack(baseline, axis=1)}

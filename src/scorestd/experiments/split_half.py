@@ -1,0 +1,232 @@
+"""Split-half consistency of aggregation methods (Ravana & Moffat 2009, section 4).
+
+Each trial splits the topics into two random halves; every system is scored on each
+half by an aggregation method (arithmetic mean, ε-adjusted geometric mean, trec_eval's
+thresholded GM, …) and the two system orderings are compared with Kendall's τ (τ_b,
+equal to τ_a when there are no ties) and Pearson's ρ. The more similar the orderings,
+the more self-consistent the method. The same is done on standardized scores (the
+paper's SP is the ``"N"`` scheme: z-scores through the normal cdf, factors from all
+systems on each topic) and on two deterministic splits by topic hardness (Eq. 2,
+computed on the scores being aggregated): Hard/Easy and Middle/Rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..kernels.aggregate import aggregate_kernel
+from ..kernels.correlation import kendall_tau_b, pearson
+from .engine import draw_trials, run_batches
+from .result import Experiment, design_attrs, save_figure, single_measure, title
+from .schemes import check_schemes, standardized_stack
+
+__all__ = ["SplitHalf", "split_half"]
+
+Method = Literal["am", "gm", "egm", "gm_trec_eval", "hm", "ehm", "md"]
+METHODS: tuple[str, ...] = ("am", "gm", "egm", "gm_trec_eval", "hm", "ehm", "md")
+
+#: The deterministic splits and their column names in Ravana & Moffat's Table 3.
+FIXED_SPLITS = {"hard_easy": "Hard/Easy", "middle_rest": "Middle/Rest"}
+
+
+class SplitHalf(Experiment):
+    """Result of :func:`split_half`.
+
+    ``data`` holds ``tau`` and ``pearson`` over trial × scheme × aggregation (random halves)
+    and ``fixed_tau``, ``fixed_pearson`` over split × scheme × aggregation (the Hard/Easy and
+    Middle/Rest splits).
+    """
+
+    def summary(self, statistic: Literal["tau", "pearson"] = "tau") -> pd.DataFrame:
+        """Ravana & Moffat's Table 3: mean over random splits, and the fixed splits.
+
+        Rows are aggregation methods, columns (scheme, split) with split ``Random``,
+        ``Hard/Easy`` and ``Middle/Rest``.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> res = split_half(scorestd.datasets.load("adhoc8_ap"), trials=3, seed=1,
+        ...                  schemes=["raw"], methods=["am"])
+        >>> res.summary().columns.tolist()
+        [('raw', 'Random'), ('raw', 'Hard/Easy'), ('raw', 'Middle/Rest')]
+        """
+        if statistic not in ("tau", "pearson"):
+            raise ValueError(f"statistic must be 'tau' or 'pearson', got {statistic!r}")
+        random = self.data[statistic].mean("trial")
+        fixed = self.data[f"fixed_{statistic}"]
+        columns = {}
+        for scheme in self.data["scheme"].values.tolist():
+            columns[(scheme, "Random")] = random.sel(scheme=scheme).to_series()
+            for split in fixed["split"].values:
+                columns[(scheme, FIXED_SPLITS[split])] = fixed.sel(
+                    scheme=scheme, split=split).to_series()
+        frame = pd.DataFrame(columns)
+        frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["scheme", "split"])
+        return frame.loc[list(self.data["aggregation"].values)]
+
+    def plot(self, path: Any = None, statistic: Literal["tau", "pearson"] = "tau",
+             **kwargs: Any):
+        """Ravana & Moffat's Figures 2 and 11: densities of τ (or ρ) over random splits.
+
+        One panel per scheme, one curve per method, dotted lines at the means.
+        """
+        import matplotlib.pyplot as plt
+        from scipy.stats import gaussian_kde
+
+        schemes = list(self.data["scheme"].values)
+        fig, axes = plt.subplots(1, len(schemes), squeeze=False,
+                                 figsize=kwargs.pop("figsize", (5 * len(schemes), 4)), **kwargs)
+        values = self.data[statistic]
+        finite = values.values[np.isfinite(values.values)]
+        grid = np.linspace(finite.min() - 0.02, min(1.0, finite.max() + 0.02), 256)
+        for ax, scheme in zip(axes[0], schemes, strict=True):
+            for method in self.data["aggregation"].values:
+                v = values.sel(scheme=scheme, aggregation=method).values
+                v = v[np.isfinite(v)]
+                if v.size > 1 and np.ptp(v) > 0:
+                    (line,) = ax.plot(grid, gaussian_kde(v)(grid), label=method)
+                    ax.axvline(v.mean(), color=line.get_color(), linestyle=":")
+            ax.set_title(f"scores: {scheme}")
+            ax.set_xlabel("Kendall's τ" if statistic == "tau" else "Pearson's ρ")
+            ax.set_ylabel("density")
+            ax.legend(fontsize="small")
+        fig.suptitle(title(self.data))
+        fig.tight_layout()
+        save_figure(fig, path)
+        return fig
+
+
+def split_half(
+    scores: Any,
+    *,
+    measure: str | None = None,
+    schemes: Sequence[str] = ("raw", "N"),
+    methods: Sequence[Method] = ("am", "egm", "gm_trec_eval"),
+    trials: int = 10_000,
+    seed: int = 0,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+    client: Any = None,
+) -> SplitHalf:
+    """Split-half consistency of aggregation methods (Ravana & Moffat 2009, §4).
+
+    Parameters
+    ----------
+    scores : array_like or xarray.DataArray
+        A score cube (or 2-D topic × system array) without missing scores.
+    measure : str, optional
+        The measure to use when the cube has several.
+    schemes : sequence of str
+        Scores to aggregate: ``"raw"`` and standardization schemes (``"N"`` is the
+        paper's SP; see :mod:`scorestd.experiments.schemes`).
+    methods : sequence of str
+        Aggregation methods of :func:`scorestd.kernels.aggregate.aggregate_kernel`
+        (with their default ε: 0.01 for ``egm``/``ehm``, 10⁻⁵ for ``gm_trec_eval``).
+    trials : int
+        Number of random splits (the paper runs 10,000).
+    seed : int
+        Root seed; trial ``k`` depends only on ``(seed, k)``.
+    batch_size, progress, client
+        See :func:`scorestd.experiments.engine.run_batches`.
+
+    Returns
+    -------
+    SplitHalf
+        ``.data`` is an :class:`xarray.Dataset`; ``summary()`` gives Table 3.
+
+    Notes
+    -----
+    With an odd number of topics each half has ``T // 2`` topics and one topic is left
+    out of the trial. τ is NaN when one ordering is constant (e.g. ``gm`` with zero
+    scores on every system).
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> res = split_half(scorestd.datasets.load("adhoc8_ap"), trials=4, seed=1,
+    ...                  schemes=["raw"], methods=["am", "egm"])
+    >>> res.data["tau"].dims
+    ('trial', 'scheme', 'aggregation')
+    """
+    cube = single_measure(scores, measure)
+    schemes = check_schemes(schemes)
+    methods = _check_methods(methods)
+    total = cube.sizes["topic"]
+    if total < 4:
+        raise ValueError(f"split-half needs at least 4 topics, the cube has {total}")
+    half = total // 2
+    stack = standardized_stack(cube, schemes)
+    topics = draw_trials(seed, trials,
+                         lambda rng: rng.permutation(total)[: 2 * half].reshape(2, half))
+    stats = run_batches(_batch, topics, data=(stack, methods), batch_size=batch_size,
+                        progress=progress, client=client, desc="split-half")
+    fixed = _fixed_splits(cube, stack, methods)
+    dims = ("trial", "scheme", "aggregation")
+    fixed_dims = ("split", "scheme", "aggregation")
+    data = xr.Dataset(
+        {
+            "tau": (dims, stats["tau"]),
+            "pearson": (dims, stats["pearson"]),
+            "fixed_tau": (fixed_dims, fixed["tau"]),
+            "fixed_pearson": (fixed_dims, fixed["pearson"]),
+        },
+        coords={"trial": np.arange(trials), "scheme": list(schemes),
+                "aggregation": list(methods), "split": list(FIXED_SPLITS)},
+        attrs=design_attrs(cube, "split-half", n_topics=half, trials=trials, seed=seed),
+    )
+    return SplitHalf(data)
+
+
+def _check_methods(methods: Sequence[str]) -> tuple[str, ...]:
+    methods = (methods,) if isinstance(methods, str) else tuple(methods)
+    if not methods:
+        raise ValueError("methods must name at least one aggregation method")
+    for m in methods:
+        if m not in METHODS:
+            raise ValueError(f"unknown aggregation method {m!r}; choose from {list(METHODS)}")
+    return methods
+
+
+def _batch(data, topics):
+    """τ and ρ for a batch of splits; ``topics`` is (batch, 2, half)."""
+    stack, methods = data
+    halves = [np.moveaxis(stack[:, topics[:, h]], 0, 1) for h in (0, 1)]  # (b, scheme, n, s)
+    scores = [
+        np.stack([aggregate_kernel(x, m, axis=-2) for m in methods], axis=-2)
+        for x in halves
+    ]  # (batch, scheme, method, system)
+    return {"tau": kendall_tau_b(scores[0], scores[1]),
+            "pearson": pearson(scores[0], scores[1])}
+
+
+def _fixed_splits(cube: xr.DataArray, stack: np.ndarray, methods) -> dict[str, np.ndarray]:
+    """τ and ρ for the Hard/Easy and Middle/Rest splits.
+
+    Topic hardness (Eq. 2) is computed on the scores being aggregated, raw or
+    standardized: this reproduces every fixed-split SP entry of Ravana & Moffat's
+    Table 3(c) but one, where hardness from raw AP reproduces none of them.
+    """
+    from .. import topic_split
+
+    position = {t: i for i, t in enumerate(cube["topic"].values.tolist())}
+    out = {"tau": [], "pearson": []}
+    for kind in FIXED_SPLITS:
+        taus, rhos = [], []
+        for layer in stack:
+            halves = topic_split(cube.copy(data=layer[:, :, None]), kind=kind)
+            s1, s2 = (
+                np.stack([aggregate_kernel(layer[[position[str(t)] for t in half]], m, axis=-2)
+                          for m in methods])
+                for half in halves
+            )
+            taus.append(kendall_tau_b(s1, s2))
+            rhos.append(pearson(s1, s2))
+        out["tau"].append(taus)
+        out["pearson"].append(rhos)
+    return {k: np.asarray(v) for k, v in out.items()}

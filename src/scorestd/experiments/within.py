@@ -1,0 +1,193 @@
+"""Within-collection comparisons (Urbano, Lima & Hanjalic 2019, section 3.1).
+
+Each trial samples ``n_topics`` topics without replacement. For every scheme the
+systems are ranked by their mean score over those topics and compared with the ranking
+by raw mean scores (Kendall τ_b, τ_AP,b and Pearson r: lower means the scheme says
+something the raw scores do not); then a two-sided paired t-test is run between every
+pair of systems and the power is the fraction of pairs significant at each α (every
+null hypothesis is taken to be false). Standardization factors come from all topics and
+systems of the collection, so the full cube is standardized once per scheme and trials
+only select topics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..kernels.aggregate import aggregate_kernel
+from ..kernels.correlation import kendall_tau_b, pearson, tau_ap_b
+from ..kernels.t_decisions import fraction_significant_t, paired_t_complete
+from .engine import draw_trials, run_batches
+from .result import (
+    ALPHAS,
+    Experiment,
+    check_positive,
+    density_panel,
+    design_attrs,
+    save_figure,
+    single_measure,
+    title,
+)
+from .schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
+
+__all__ = ["WithinCollection", "within_collection"]
+
+
+class WithinCollection(Experiment):
+    """Result of :func:`within_collection`.
+
+    ``data`` holds ``tau_b``, ``tau_ap_b`` and ``pearson`` (trial × scheme; correlation
+    of each scheme's ranking with the raw ranking) and ``power`` (trial × scheme ×
+    alpha; fraction of system pairs with a significant paired t-test).
+    """
+
+    def summary(self, alphas: Sequence[float] = (0.01, 0.05, 0.1)) -> pd.DataFrame:
+        """Mean of each statistic over trials, one row per scheme.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> res = within_collection(scorestd.datasets.load("adhoc8_ap"), trials=3, seed=1,
+        ...                         schemes=["raw", "E"])
+        >>> list(res.summary().columns)
+        ['tau_b', 'tau_ap_b', 'pearson', 'power@0.01', 'power@0.05', 'power@0.1']
+        """
+        d = self.data.mean("trial")
+        frame = d[["tau_b", "tau_ap_b", "pearson"]].to_dataframe()
+        for a in alphas:
+            frame[f"power@{a:g}"] = d["power"].sel(alpha=a, method="nearest").to_series()
+        return frame.loc[list(self.data["scheme"].values)]
+
+    def plot(self, path: Any = None, **kwargs: Any):
+        """Figure 2 of the paper: τ and τ_AP densities (rugs at means) and power against α.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            Also save the figure there.
+        **kwargs
+            Passed to :func:`matplotlib.pyplot.subplots`.
+        """
+        import matplotlib.pyplot as plt
+
+        fig, axes = plt.subplots(3, 1, figsize=kwargs.pop("figsize", (5, 9)), **kwargs)
+        schemes = [s for s in self.data["scheme"].values if s != RAW]
+        for ax, var, label in ((axes[0], "tau_b", "τ to raw ranking"),
+                               (axes[1], "tau_ap_b", "τ_AP to raw ranking")):
+            density_panel(ax, {s: self.data[var].sel(scheme=s).values for s in schemes}, label)
+        power = self.data["power"].mean("trial")
+        for s in self.data["scheme"].values:
+            axes[2].plot(power["alpha"], power.sel(scheme=s), marker=".", label=s)
+        axes[2].set_xscale("log")
+        axes[2].set_xlabel("significance level α")
+        axes[2].set_ylabel("power (paired t-test)")
+        axes[2].legend(fontsize="small")
+        fig.suptitle(title(self.data))
+        fig.tight_layout()
+        save_figure(fig, path)
+        return fig
+
+
+def within_collection(
+    scores: Any,
+    *,
+    measure: str | None = None,
+    schemes: Sequence[str] = URBANO2019_SCHEMES,
+    n_topics: int = 50,
+    trials: int = 10_000,
+    seed: int = 0,
+    alphas: Sequence[float] = ALPHAS,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+    client: Any = None,
+) -> WithinCollection:
+    """Within-collection comparison of scoring schemes (Urbano et al. 2019, §3.1).
+
+    Parameters
+    ----------
+    scores : array_like or xarray.DataArray
+        A score cube (or 2-D topic × system array) without missing scores.
+    measure : str, optional
+        The measure to use when the cube has several.
+    schemes : sequence of str
+        ``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or registered model names.
+    n_topics : int
+        Topics sampled per trial (without replacement; the paper uses 50).
+    trials : int
+        Number of trials (the paper runs 10,000).
+    seed : int
+        Root seed; trial ``k`` depends only on ``(seed, k)``.
+    alphas : sequence of float
+        Significance levels of the power curves.
+    batch_size, progress, client
+        See :func:`scorestd.experiments.engine.run_batches`.
+
+    Returns
+    -------
+    WithinCollection
+        ``.data`` is an :class:`xarray.Dataset` over trial × scheme (× alpha).
+
+    Notes
+    -----
+    A trial's τ or r is NaN when a ranking is constant. Two systems with identical
+    scores on the sampled topics are a pair that is not significant. The paired t-tests
+    are decided from their statistics and critical values
+    (:func:`scorestd.kernels.t_decisions.fraction_significant_t`), which gives the same
+    decisions as comparing p-values with α, much faster.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> res = within_collection(scorestd.datasets.load("adhoc8_ap"), trials=4, seed=1,
+    ...                         schemes=["raw", "N"])
+    >>> res.data["power"].dims
+    ('trial', 'scheme', 'alpha')
+    >>> float(res.data["tau_b"].sel(scheme="raw").min())
+    1.0
+    """
+    cube = single_measure(scores, measure)
+    schemes = check_schemes(schemes)
+    n_topics_total = cube.sizes["topic"]
+    n_topics = check_positive("n_topics", n_topics, minimum=2)
+    if n_topics > n_topics_total:
+        raise ValueError(f"n_topics={n_topics} but the cube has {n_topics_total} topics")
+    alphas = np.asarray(alphas, dtype=np.float64)
+    stack = standardized_stack(cube, schemes)
+    raw = standardized_stack(cube, [RAW])[0]
+    topics = draw_trials(seed, trials,
+                         lambda rng: rng.choice(n_topics_total, n_topics, replace=False))
+    stats = run_batches(_batch, topics, data=(raw, stack, alphas), batch_size=batch_size,
+                        progress=progress, client=client, desc="within-collection")
+    data = xr.Dataset(
+        {
+            "tau_b": (("trial", "scheme"), stats["tau_b"]),
+            "tau_ap_b": (("trial", "scheme"), stats["tau_ap_b"]),
+            "pearson": (("trial", "scheme"), stats["pearson"]),
+            "power": (("trial", "scheme", "alpha"), stats["power"]),
+        },
+        coords={"trial": np.arange(trials), "scheme": list(schemes), "alpha": alphas},
+        attrs=design_attrs(cube, "within-collection", n_topics=n_topics, trials=trials, seed=seed),
+    )
+    return WithinCollection(data)
+
+
+def _batch(data, topics):
+    """Statistics of a batch of trials; ``topics`` is (batch, n)."""
+    raw, stack, alphas = data
+    x = np.moveaxis(stack[:, topics], 0, 1)  # (batch, scheme, n, system)
+    means = aggregate_kernel(x, "am", axis=-2)  # (batch, scheme, system)
+    raw_means = np.broadcast_to(aggregate_kernel(raw[topics], "am", axis=-2)[:, None, :],
+                                means.shape)
+    t, df = paired_t_complete(x)  # decisions from t: p-values would dominate the run time
+    return {
+        "tau_b": kendall_tau_b(means, raw_means),
+        "tau_ap_b": tau_ap_b(means, raw_means),
+        "pearson": pearson(means, raw_means),
+        "power": fraction_significant_t(t, df, alphas),
+    }
+

@@ -1,0 +1,418 @@
+"""The model protocol: a :class:`Model` fits one distribution per topic and measure.
+
+``Model.fit(cube, dim="system")`` returns a :class:`FittedModel` whose ``params`` is an
+``xr.Dataset`` over topic × measure. Every fitted model has ``cdf``; families that have
+them add ``icdf``, ``logpdf`` and ``sample``; ``n_params`` counts free parameters per
+topic (``None`` for nonparametric families).
+
+A family implements ``_fit`` (numpy arrays in, parameter arrays out) and the numpy
+functions ``_cdf`` / ``_icdf`` / ``_logpdf`` of the values and the parameters; the
+labelling, alignment, NaN handling and the degenerate-topic policy live here once.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+import xarray as xr
+
+from ..cube import match_input_dims, validate
+from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError, ScorestdError, ScorestdWarning
+
+__all__ = [
+    "DEGENERATE",
+    "Degenerate",
+    "FittedModel",
+    "Model",
+    "check_choice",
+]
+
+Degenerate = Literal["unstandardized", "nan", "raise"]
+DEGENERATE: tuple[str, ...] = ("unstandardized", "nan", "raise")
+
+#: Core dim of per-topic parameter vectors (e.g. the order statistics of the reference).
+SAMPLE = "order"
+
+
+def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    """Raise a ``ValueError`` listing the valid choices if ``value`` is not one of them.
+
+    Examples
+    --------
+    >>> check_choice("ties", "mid", ("right", "mid"))
+    >>> check_choice("ties", "left", ("right", "mid"))
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown ties='left'; choose one of ('right', 'mid')
+    """
+    if value not in choices:
+        raise ValueError(f"unknown {name}={value!r}; choose one of {choices}")
+
+
+class _classorinstancemethod:
+    """A method that, called on the class, runs on a default instance.
+
+    So ``Normal.fit(cube)`` and ``Uniform(A=0.2).fit(cube)`` both work.
+    """
+
+    def __init__(self, func: Callable[..., Any]) -> None:
+        self.__func__ = func
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+
+    def __get__(self, obj: Any, cls: type) -> Callable[..., Any]:
+        return types.MethodType(self.__func__, obj if obj is not None else cls())
+
+
+class Model:
+    """Base class of the per-topic score-distribution models.
+
+    Subclasses set ``name`` and ``reference`` and implement ``_fit`` and ``_cdf``
+    (and where the family has them ``_icdf`` and ``_logpdf``). Keyword arguments of
+    the constructor are the model's options (e.g. Sakai's ``A`` and ``B``).
+    """
+
+    #: Registry name.
+    name: ClassVar[str] = ""
+    #: Where the model comes from.
+    reference: ClassVar[str] = ""
+    #: Whether the model needs scores in [0, 1].
+    bounded: ClassVar[bool] = False
+    #: Whether ``cdf`` is a distribution function (``False`` for the z-score).
+    is_cdf: ClassVar[bool] = True
+    #: Free parameters per topic, ``None`` for nonparametric models.
+    n_params: ClassVar[int | None] = None
+
+    def __init__(self, **options: Any) -> None:
+        unknown = set(options) - set(self.defaults())
+        if unknown:
+            raise TypeError(
+                f"model {self.name!r} has no option(s) {sorted(unknown)}; "
+                f"its options are {sorted(self.defaults())}"
+            )
+        self.options = {**self.defaults(), **options}
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """The model's options and their default values."""
+        return {}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({args})"
+
+    @_classorinstancemethod
+    def fit(
+        self, cube: Any, dim: str = SYSTEM, *, degenerate: Degenerate = "unstandardized"
+    ) -> FittedModel:
+        """Fit one distribution per topic and measure across the systems of ``cube``.
+
+        Parameters
+        ----------
+        cube : xarray.DataArray
+            Reference scores: a cube or a 2-D ``(topic, system)`` array. ``NaN``
+            scores are skipped.
+        dim : {"system"}
+            The dim the distribution is fitted across.
+        degenerate : {"unstandardized", "nan", "raise"}
+            What to do with a topic whose reference scores are all equal (or that has
+            one reference score): see :func:`scorestd.standardize`.
+
+        Returns
+        -------
+        FittedModel
+
+        Raises
+        ------
+        ScoreDataError
+            If a topic has no reference score for a measure, or a bounded model gets
+            a score outside [0, 1] (the error names topic, system and measure).
+        """
+        check_choice("dim", dim, (SYSTEM,))
+        check_choice("degenerate", degenerate, DEGENERATE)
+        return self._fit_validated(validate(cube, what="reference scores"), degenerate,
+                                   source=cube)
+
+    def _fit_validated(self, ref: xr.DataArray, degenerate: str, *, source: Any) -> FittedModel:
+        stored = np.asarray(ref.values)  # (T, R, M): reductions over axis 1 in this layout
+        # (T, M, R), systems last and contiguous: the families reduce along it many times.
+        values = np.ascontiguousarray(stored.transpose(0, 2, 1))
+        missing = np.isnan(stored)
+        has_missing = bool(missing.any())
+        if has_missing:
+            _check_not_empty(missing.all(axis=1), ref)
+        if self.bounded:
+            check_unit_interval(ref, self.name, what="reference scores")
+        deg = _degenerate_mask(stored, has_missing)
+        if deg.any():
+            _handle_degenerate(deg, ref, self.name, degenerate)
+        params = self._fit(values, deg)
+        coords = {TOPIC: ref[TOPIC].values, MEASURE: ref[MEASURE].values}
+        data_vars = {
+            key: ((TOPIC, MEASURE) if value.ndim == 2 else (TOPIC, MEASURE, SAMPLE), value)
+            for key, value in params.items()
+        }
+        data_vars["n"] = ((TOPIC, MEASURE), stored.shape[1] - missing.sum(axis=1))
+        data_vars["degenerate"] = ((TOPIC, MEASURE), deg)
+        attrs = {"model": self.name, "degenerate_policy": degenerate,
+                 **{k: v for k, v in self.options.items() if v is not None}}
+        return FittedModel(self, xr.Dataset(data_vars, coords=coords, attrs=attrs), source=source)
+
+    def from_params(self, params: xr.Dataset, *, degenerate: Degenerate = "unstandardized"
+                    ) -> FittedModel:
+        """A fitted model from a parameter Dataset (e.g. read back with
+        :func:`scorestd.read_factors`).
+
+        Examples
+        --------
+        >>> import xarray as xr
+        >>> from scorestd.models import get_model
+        >>> p = xr.Dataset({"mean": (("topic", "measure"), [[0.2]]),
+        ...                 "sd": (("topic", "measure"), [[0.1]])},
+        ...                coords={"topic": ["q1"], "measure": ["ap"]})
+        >>> get_model("normal")().from_params(p).params["sd"].item()
+        0.1
+        """
+        check_choice("degenerate", degenerate, DEGENERATE)
+        missing = [name for name in self.param_names() if name not in params]
+        if missing:
+            raise ScoreDataError(
+                f"model {self.name!r} needs parameters {self.param_names()}, missing {missing}")
+        ds = params[list(self.param_names())].transpose(TOPIC, MEASURE, ...)
+        ds = ds.assign_coords({TOPIC: ds[TOPIC].astype(str), MEASURE: ds[MEASURE].astype(str)})
+        if "degenerate" not in params:
+            ds["degenerate"] = self._degenerate_params(ds).fillna(False).astype(bool)
+        else:
+            ds["degenerate"] = params["degenerate"].astype(bool)
+        ds.attrs = {**params.attrs, "model": self.name, "degenerate_policy": degenerate,
+                    **{k: v for k, v in self.options.items() if v is not None}}
+        return FittedModel(self, ds)
+
+    @classmethod
+    def param_names(cls) -> tuple[str, ...]:
+        """Names of the parameter variables :meth:`from_params` needs."""
+        raise ScorestdError(f"model {cls.name!r} cannot be built from parameters")
+
+    def _degenerate_params(self, params: xr.Dataset) -> xr.DataArray:
+        shape = (params.sizes[TOPIC], params.sizes[MEASURE])
+        return xr.DataArray(np.zeros(shape, dtype=bool), dims=(TOPIC, MEASURE),
+                            coords={TOPIC: params[TOPIC], MEASURE: params[MEASURE]})
+
+    # -- what a family implements (numpy; parameters broadcast against x) -------------
+    def _fit(self, values: np.ndarray, degenerate: np.ndarray) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def _cdf(self, x: np.ndarray, **params: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    _icdf: Callable[..., np.ndarray] | None = None
+    _logpdf: Callable[..., np.ndarray] | None = None
+
+    def _unstandardized_cdf(self, x: np.ndarray) -> np.ndarray:
+        """The cdf a degenerate topic keeps under ``degenerate="unstandardized"``.
+
+        Models without location and scale leave the raw score (the standard uniform
+        cdf); location-scale models override this with μ=0, σ=1.
+        """
+        return np.clip(x, 0.0, 1.0)
+
+    def _unstandardized_icdf(self, p: np.ndarray) -> np.ndarray:
+        return np.asarray(p, dtype=np.float64)
+
+
+class FittedModel:
+    """A model fitted per topic and measure: ``params`` plus its cdf and friends.
+
+    Parameters
+    ----------
+    model : Model
+        The model (with its options).
+    params : xarray.Dataset
+        Parameters over ``topic`` × ``measure`` (a vector parameter such as the
+        reference sample has an ``order`` dim too), ``n`` (reference scores used) and
+        ``degenerate`` (the topics the policy in ``attrs["degenerate_policy"]`` applies to).
+    """
+
+    def __init__(self, model: Model, params: xr.Dataset, *, source: Any = None) -> None:
+        self.model = model
+        self.params = params
+        # The object fitted on: its cdf may take a faster route (one sort for E-std).
+        self._source = source
+
+    def __repr__(self) -> str:
+        return (f"<Fitted {self.model!r}: {self.params.sizes[TOPIC]} topics × "
+                f"{self.params.sizes[MEASURE]} measures>")
+
+    @property
+    def name(self) -> str:
+        """Registry name of the model."""
+        return self.model.name
+
+    @property
+    def n_params(self) -> int | None:
+        """Free parameters per topic, ``None`` for nonparametric models."""
+        return self.model.n_params
+
+    def cdf(self, x: Any) -> xr.DataArray:
+        """The fitted cdf of each topic and measure applied to the scores ``x``.
+
+        ``x`` is a cube or 2-D array whose topics and measures the model was fitted
+        on (its systems may be new). ``NaN`` stays ``NaN``. Degenerate topics follow
+        the policy the model was fitted with.
+        """
+        return self._cdf_validated(validate(x, what="scores"), x)
+
+    def _cdf_validated(self, xc: xr.DataArray, original: Any) -> xr.DataArray:
+        func = self.model._cdf
+        cdf_self = getattr(self.model, "_cdf_self", None)
+        if cdf_self is not None and original is self._source:
+            func = lambda values, **params: cdf_self(values)  # noqa: E731
+        return self._apply(func, xc, original, fallback=self.model._unstandardized_cdf,
+                           bounded_input=self.model.bounded, what="scores")
+
+    def icdf(self, p: Any) -> xr.DataArray:
+        """The inverse cdf (quantile function) applied to probabilities ``p`` in [0, 1]."""
+        if self.model._icdf is None:
+            raise ScorestdError(f"model {self.name!r} has no icdf")
+        pc = validate(p, what="probabilities")
+        check_unit_interval(pc, self.name, what="probabilities")
+        return self._apply(self.model._icdf, pc, p, fallback=self.model._unstandardized_icdf,
+                           what="probabilities")
+
+    def logpdf(self, x: Any) -> xr.DataArray:
+        """Log density of the scores ``x`` (``NaN`` on degenerate topics)."""
+        if self.model._logpdf is None:
+            raise ScorestdError(f"model {self.name!r} has no density (logpdf)")
+        return self._apply(self.model._logpdf, validate(x, what="scores"), x,
+                           fallback=lambda v: np.full_like(v, np.nan),
+                           bounded_input=self.model.bounded, what="scores")
+
+    def sample(self, n: int, *, rng: np.random.Generator | int | None = None) -> xr.DataArray:
+        """Draw ``n`` new systems per topic and measure, as a cube with systems ``sim1``…
+
+        Uses ``icdf`` of uniform draws, so the same ``rng`` seed gives the same cube.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> fitted = scorestd.models.get_model("normal").fit(scorestd.datasets.load("adhoc8_ap"))
+        >>> fitted.sample(3, rng=1).sizes["system"]
+        3
+        """
+        if self.model._icdf is None:
+            raise ScorestdError(f"model {self.name!r} cannot sample (it has no icdf)")
+        generator = np.random.default_rng(rng)
+        shape = (self.params.sizes[TOPIC], int(n), self.params.sizes[MEASURE])
+        u = xr.DataArray(
+            generator.random(shape), dims=CUBE_DIMS,
+            coords={TOPIC: self.params[TOPIC].values,
+                    SYSTEM: [f"sim{i + 1}" for i in range(int(n))],
+                    MEASURE: self.params[MEASURE].values})
+        return self.icdf(u)
+
+    def _apply(self, func: Callable[..., np.ndarray], xc: xr.DataArray, original: Any, *,
+               fallback: Callable[[np.ndarray], np.ndarray],
+               bounded_input: bool = False, what: str) -> xr.DataArray:
+        self._check_coverage(xc)
+        if bounded_input:
+            check_unit_interval(xc, self.name, what=what)
+        params = self.params
+        if not all(np.array_equal(params[d].values, xc[d].values) for d in (TOPIC, MEASURE)):
+            params = params.sel({TOPIC: xc[TOPIC].values, MEASURE: xc[MEASURE].values})
+        names = list(self.model.param_names())
+        policy = self.params.attrs.get("degenerate_policy", "unstandardized")
+
+        def kernel(values: np.ndarray, degenerate: np.ndarray, *arrays: np.ndarray) -> np.ndarray:
+            kwargs = {
+                name: arr if params[name].ndim == 3 else arr[..., np.newaxis]
+                for name, arr in zip(names, arrays, strict=True)
+            }
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                y = func(values, **kwargs)
+                if degenerate.any():
+                    alt = fallback(values) if policy == "unstandardized" else np.nan
+                    y = np.where(degenerate[..., np.newaxis], alt, y)
+            missing = np.isnan(values)
+            return np.where(missing, np.nan, y) if missing.any() else y
+
+        core = [[SAMPLE] if params[n].ndim == 3 else [] for n in names]
+        out = xr.apply_ufunc(
+            kernel, xc, params["degenerate"], *(params[n] for n in names),
+            input_core_dims=[[SYSTEM], [], *core], output_core_dims=[[SYSTEM]],
+            dask="parallelized", output_dtypes=[np.float64],
+        ).transpose(*CUBE_DIMS)
+        out.attrs = {**xc.attrs, "model": self.name}
+        out.name = xc.name
+        return match_input_dims(out, original)
+
+    def _check_coverage(self, xc: xr.DataArray) -> None:
+        for dim in (MEASURE, TOPIC):
+            known = set(self.params[dim].values.tolist())
+            missing = [label for label in xc[dim].values.tolist() if label not in known]
+            if missing:
+                raise ScoreDataError(
+                    f"the reference of model {self.name!r} has no {dim} {missing[0]!r}"
+                    + (f" (nor {len(missing) - 1} more: {missing[1:6]})" if len(missing) > 1
+                       else "")
+                )
+
+
+def check_unit_interval(cube: xr.DataArray, model: str, *, what: str = "scores") -> None:
+    """Raise a ScoreDataError naming the first score outside [0, 1] (bounded models).
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> check_unit_interval(scorestd.cube([[0.5, 1.2]], topics=["q7"]), "beta")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.ScoreDataError: model 'beta' needs scores in [0, 1]; scores has 1.2 at topic 'q7', system 's2', measure 'score'
+    """
+    values = np.asarray(cube.values)
+    with np.errstate(invalid="ignore"):
+        bad = (values < 0) | (values > 1)
+    if bad.any():
+        t, s, m = (int(i[0]) for i in np.nonzero(bad))
+        raise ScoreDataError(
+            f"model {model!r} needs scores in [0, 1]; {what} has {values[t, s, m]:g} at topic "
+            f"{str(cube[TOPIC].values[t])!r}, system {str(cube[SYSTEM].values[s])!r}, "
+            f"measure {str(cube[MEASURE].values[m])!r}"
+        )
+
+
+def _check_not_empty(empty: np.ndarray, ref: xr.DataArray) -> None:
+    if empty.any():
+        t, m = (int(i[0]) for i in np.nonzero(empty))
+        raise ScoreDataError(
+            f"the reference has no system with a score for topic {str(ref[TOPIC].values[t])!r}, "
+            f"measure {str(ref[MEASURE].values[m])!r}"
+        )
+
+
+def _degenerate_mask(stored: np.ndarray, has_missing: bool = True) -> np.ndarray:
+    """Topics (T, M) whose non-NaN reference scores (T, R, M) are all equal (or just one)."""
+    if not has_missing:
+        return stored.max(axis=1) == stored.min(axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmax(stored, axis=1) == np.nanmin(stored, axis=1)
+
+
+def _handle_degenerate(deg: np.ndarray, ref: xr.DataArray, model: str, policy: str) -> None:
+    labels: Mapping[str, list[str]] = {
+        m: ref[TOPIC].values[deg[:, j]].tolist() for j, m in enumerate(ref[MEASURE].values.tolist())
+    }
+    where = "; ".join(f"measure {m!r}: topics {ts}" for m, ts in labels.items() if ts)
+    if policy == "raise":
+        raise ScoreDataError(
+            f"model {model!r}: all reference systems score the same on {where} "
+            f"(choose degenerate='unstandardized' or 'nan' to go on)")
+    what = ("left unstandardized (μ=0, σ=1, as the published reference code does)"
+            if policy == "unstandardized" else "set to NaN")
+    warnings.warn(f"model {model!r}: all reference systems score the same on {where}; "
+                  f"these topics are {what}", ScorestdWarning, stacklevel=4)

@@ -1,0 +1,168 @@
+"""Comparing distributional assumptions: which model describes each topic best."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..cube import validate
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScorestdError
+from ._base import Degenerate, Model, check_choice
+from ._bounded import squeeze
+from .registry import instantiate
+
+__all__ = ["ModelComparison", "compare_models"]
+
+Distance = Literal["ks", "cvm"]
+DISTANCES: tuple[str, ...] = ("ks", "cvm")
+#: Models compared by default: the registered families with a density.
+DEFAULT_MODELS: tuple[str, ...] = ("normal", "uniform", "beta", "kde", "truncnorm")
+
+
+@dataclass(frozen=True)
+class ModelComparison:
+    """Per-topic goodness of fit of several models, from :func:`compare_models`.
+
+    Attributes
+    ----------
+    data : xarray.Dataset
+        ``loglik``, ``aic`` and ``distance`` over ``model`` × topic × measure;
+        ``attrs["distance"]`` says which distance to the ecdf.
+    """
+
+    data: xr.Dataset
+
+    def wins(self, criterion: Literal["aic", "distance"] = "aic") -> xr.DataArray:
+        """How many topics each model fits best (lowest AIC or distance), per measure.
+
+        Topics where every model's criterion is ``NaN`` count for none.
+        """
+        check_choice("criterion", criterion, ("aic", "distance"))
+        values = self.data[criterion]
+        finite = values.notnull().any("model")
+        best = values.fillna(np.inf).argmin("model").where(finite)
+        counts = [(best == i).sum(TOPIC) for i in range(values.sizes["model"])]
+        return xr.concat(counts, dim="model").assign_coords(model=values["model"])
+
+    def summary(self) -> pd.DataFrame:
+        """One row per model and measure: total log-likelihood, mean AIC, mean and
+        median distance, and the number of topics each model wins by AIC and by
+        distance.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> c = compare_models(scorestd.datasets.load("adhoc8_ap"), ["normal", "beta"])
+        >>> c.summary()[["wins_aic", "wins_distance"]]
+                        wins_aic  wins_distance
+        model  measure
+        normal ap             20             34
+        beta   ap             30             16
+        """
+        d = self.data
+        frame = pd.DataFrame({
+            "loglik": d["loglik"].sum(TOPIC, skipna=False).to_series(),
+            "mean_aic": d["aic"].mean(TOPIC).to_series(),
+            "mean_distance": d["distance"].mean(TOPIC).to_series(),
+            "median_distance": d["distance"].median(TOPIC).to_series(),
+            "wins_aic": self.wins("aic").to_series(),
+            "wins_distance": self.wins("distance").to_series(),
+        })
+        return frame
+
+
+def compare_models(
+    scores: Any,
+    models: Sequence[str | type[Model] | Model] = DEFAULT_MODELS,
+    *,
+    distance: Distance = "ks",
+    degenerate: Degenerate = "nan",
+) -> ModelComparison:
+    """Fit several models per topic and measure and compare how well each describes the scores.
+
+    For each model, topic and measure: the log-likelihood of the scores under the
+    fitted density (for scores in [0, 1], at the scores squeezed off the bounds by
+    ``(x (n − 1) + 1/2) / n``, the same for every model, since a density may vanish or
+    diverge at exact 0 and 1, as the beta's does) and ``AIC = 2 k − 2 loglik`` (``k`` = ``n_params``; ``NaN`` for
+    models without a density or a parameter count, e.g. ``kde``, whose in-sample
+    likelihood is also optimistic), and a distance between the fitted cdf and the
+    ecdf of the same scores: Kolmogorov–Smirnov ``sup |F̂ − ecdf|`` or Cramér–von
+    Mises ``W² = 1/(12n) + Σ (F̂(x_(i)) − (2i − 1)/(2n))²``.
+
+    Parameters
+    ----------
+    scores : xarray.DataArray
+        A cube or 2-D array; ``NaN`` scores are skipped.
+    models : sequence of str, Model class or instance
+        Models to compare (each must be a cdf model; the z-score is not).
+    distance : {"ks", "cvm"}
+        Distance to the ecdf.
+    degenerate : {"unstandardized", "nan", "raise"}
+        Policy for topics whose scores are all equal; the default ``"nan"`` leaves
+        them out of the comparison.
+
+    Returns
+    -------
+    ModelComparison
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> c = compare_models(scorestd.datasets.load("adhoc8_ap"), ["normal", "uniform", "beta"])
+    >>> c.data["aic"].dims
+    ('model', 'topic', 'measure')
+    >>> c.wins("aic").sel(measure="ap").to_series().to_dict()
+    {'normal': ..., 'uniform': ..., 'beta': ...}
+    """
+    check_choice("distance", distance, DISTANCES)
+    cube = validate(scores)
+    # Sorted scores per topic (NaN last), the order statistics the distances use.
+    ordered = cube.copy(data=np.sort(cube.values, axis=1))
+    n = cube.count(SYSTEM)
+    position = xr.DataArray(np.arange(1, cube.sizes[SYSTEM] + 1, dtype=float), dims=SYSTEM,
+                            coords={SYSTEM: cube[SYSTEM]})
+    # Densities are compared at scores moved off 0 and 1 (the same for every model),
+    # where a density may vanish or diverge (the beta's does).
+    squeezed = cube.copy(data=squeeze(cube.transpose(TOPIC, MEASURE, SYSTEM).values)
+                         .transpose(0, 2, 1)) if _in_unit_interval(cube) else cube
+    names, loglik, aic, dist = [], [], [], []
+    for spec in models:
+        model = instantiate(spec)
+        if not model.is_cdf:
+            raise ScorestdError(f"model {model.name!r} is not a cdf and cannot be compared")
+        fitted = model.fit(cube, degenerate=degenerate)
+        names.append(model.name)
+        if model._logpdf is not None:
+            ll = fitted.logpdf(squeezed).sum(SYSTEM, min_count=1)
+        else:
+            ll = xr.full_like(n, np.nan, dtype=float)
+        loglik.append(ll)
+        k = model.n_params
+        aic.append(2 * k - 2 * ll if k is not None else xr.full_like(ll, np.nan))
+        f = fitted.cdf(ordered)
+        if distance == "ks":
+            gap = np.maximum(position / n - f, f - (position - 1) / n)
+            dist.append(gap.max(SYSTEM, skipna=True))
+        else:
+            dist.append(1 / (12 * n) + ((f - (2 * position - 1) / (2 * n)) ** 2).sum(SYSTEM))
+        dist[-1] = dist[-1].where(~fitted.params["degenerate"].sel(
+            {TOPIC: cube[TOPIC], MEASURE: cube[MEASURE]}))
+    model_dim = pd.Index(names, name="model")
+    data = xr.Dataset({
+        "loglik": xr.concat(loglik, dim=model_dim),
+        "aic": xr.concat(aic, dim=model_dim),
+        "distance": xr.concat(dist, dim=model_dim),
+    }, attrs={"distance": distance})
+    data = data.drop_vars([c for c in data.coords if c not in (TOPIC, MEASURE, "model")])
+    return ModelComparison(data.transpose("model", TOPIC, MEASURE))
+
+
+def _in_unit_interval(cube: xr.DataArray) -> bool:
+    values = cube.values
+    return bool(np.nanmin(values) >= 0 and np.nanmax(values) <= 1)

@@ -1,0 +1,384 @@
+r"""Topic set size design (Sakai, "Topic set size design", IRJ 19(3), 2016).
+
+How many topics a new test collection needs so that
+
+``"paired_t"``
+    a two-sided paired t-test at level α detects a difference ``min_diff`` between two
+    systems with probability 1 − β (σ_t²: the variance of paired differences);
+``"anova"``
+    a one-way ANOVA over ``n_systems`` = m systems at level α detects, with probability
+    1 − β, a range ``min_diff`` between the best and the worst system, in the worst case
+    of the others sitting in the middle (Δ = minD² / (2σ²); σ²: the two-way residual
+    variance);
+``"ci"``
+    the expected width of the 100(1 − α)% confidence interval of the difference
+    between two systems is at most ``min_diff`` (σ_t², as for the paired t-test).
+
+Two methods:
+
+``method="sakai"``
+    Sakai's Excel tools, built on Nagata's (2003) approximations. Paired t: start from
+    :math:`n' = ((z_{\alpha/2} + z_\beta)/\Delta_t)^2 + z_{\alpha/2}^2/2` with
+    :math:`\Delta_t = \mathrm{minD}/\sigma_t` and take the smallest n whose power under
+    the normal approximation of the noncentral t (Abramowitz & Stegun 26.7.10),
+
+    .. math::
+        1-\beta \approx \Phi\!\left(\frac{-w(1-\tfrac{1}{4\phi}) - \lambda}
+        {\sqrt{1 + w^2/(2\phi)}}\right) + 1 - \Phi\!\left(\frac{w(1-\tfrac{1}{4\phi}) - \lambda}
+        {\sqrt{1 + w^2/(2\phi)}}\right),\quad w = t_{\alpha/2}(\phi),\ \phi = n-1,\
+        \lambda = \sqrt{n}\,\Delta_t,
+
+    reaches 1 − β. ANOVA: start from :math:`n' = \lambda_\infty/\Delta` where
+    :math:`\lambda_\infty` is the noncentrality the noncentral χ² test (φ_E = ∞) needs
+    (Nagata's table, computed here with :func:`scipy.stats.ncx2`), and take the
+    smallest n whose power under Nagata's normal approximation of the noncentral F
+    (Patnaik's scaled χ² for the numerator, Fisher's :math:`\sqrt{2\chi^2}` for both
+    sums of squares),
+
+    .. math::
+        1-\beta \approx 1 - \Phi(w),\quad
+        w = \frac{\sqrt{(2\phi_E - 1)\,\phi_A F/\phi_E}
+        - \sqrt{2(\phi_A+\lambda) - (\phi_A+2\lambda)/(\phi_A+\lambda)}}
+        {\sqrt{\phi_A F/\phi_E + (\phi_A+2\lambda)/(\phi_A+\lambda)}},
+
+    with :math:`F = F_\alpha(\phi_A, \phi_E)`, :math:`\phi_A = m-1`,
+    :math:`\phi_E = m(n-1)`, :math:`\lambda = n\Delta`, reaches 1 − β. CI: start from
+    :math:`n' = 4 z_{\alpha/2}^2 \sigma_t^2/\delta^2` and take the smallest n with
+    :math:`2\,t_{\alpha/2}(n-1)\,E[\sqrt{V}]/\sqrt{n} \le \delta`, where
+    :math:`E[\sqrt V] = \sigma_t \sqrt{2/(n-1)}\,\Gamma(n/2)/\Gamma((n-1)/2)`.
+    The search moves down as well as up from n', so the answer is the smallest n that
+    satisfies the approximate criterion.
+``method="exact"``
+    The noncentral t / noncentral F power of :mod:`statsmodels.stats.power`
+    (:func:`scorestd.power.solve_power`), rounded up to an integer n.
+
+When they differ: the paired-t approximation is within 0.01 of the noncentral-t power
+for n ≥ 10, so the two answers agree or differ by one topic except for very large
+differences (n below about 10). The ANOVA approximation errs by at most about 0.012 in
+power (m = 2) and less than 0.01 for m ≥ 3; where the power curve is flat near the
+target (large n) that moves n by up to about 7%, mostly downwards: within 2 topics when
+n ≤ 100, up to a dozen when n is several hundred, tens when thousands are needed. The
+CI criterion is exact (the expected width), so both methods give the same n.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import xarray as xr
+from scipy import optimize, special, stats
+
+from ._design import (
+    DesignError,
+    UnreachableTargetError,
+    check_count,
+    check_positive,
+    check_probability,
+)
+from ._options import check_option
+from .power import design_variance, power_function, smallest_n
+
+__all__ = [
+    "DesignTest",
+    "ci_expected_width",
+    "plot_topic_set_size",
+    "sakai_power_anova",
+    "sakai_power_paired_t",
+    "topic_set_size",
+]
+
+DesignTest = Literal["paired_t", "anova", "ci"]
+DesignMethod = Literal["sakai", "exact"]
+_GRID = ("alpha", "beta", "min_diff", "n_systems")
+_AXIS_LABELS = {"min_diff": "minimum detectable difference (minD)", "alpha": "α", "beta": "β",
+                "n_systems": "systems compared (m)"}
+
+
+def sakai_power_paired_t(n: float, effect_size: float, alpha: float) -> float:
+    """Power of the two-sided paired t-test under Nagata's normal approximation.
+
+    Parameters
+    ----------
+    n : float
+        Number of topics (≥ 2).
+    effect_size : float
+        Δ_t = minD / σ_t.
+    alpha : float
+        Significance level.
+
+    Examples
+    --------
+    >>> round(sakai_power_paired_t(34, 0.5, 0.05), 4)
+    0.8077
+    """
+    phi = n - 1.0
+    w = stats.t.isf(alpha / 2.0, phi)
+    lam = math.sqrt(n) * effect_size
+    scale = math.sqrt(1.0 + w * w / (2.0 * phi))
+    shrink = 1.0 - 1.0 / (4.0 * phi)
+    return float(stats.norm.cdf((-w * shrink - lam) / scale)
+                 + stats.norm.sf((w * shrink - lam) / scale))
+
+
+def sakai_power_anova(n: float, n_systems: int, delta: float, alpha: float) -> float:
+    """Power of the one-way ANOVA under Nagata's normal approximation of the noncentral F.
+
+    Parameters
+    ----------
+    n : float
+        Topics per system (≥ 2).
+    n_systems : int
+        m, the number of systems.
+    delta : float
+        Δ = Σ(μ_i − μ)² / σ²; minD² / (2σ²) in the worst case of a range minD.
+    alpha : float
+        Significance level.
+
+    Examples
+    --------
+    >>> round(sakai_power_anova(20, 5, 0.5, 0.05), 4)
+    0.6971
+    """
+    phi_a = n_systems - 1.0
+    phi_e = n_systems * (n - 1.0)
+    lam = n * delta
+    k = phi_a * stats.f.isf(alpha, phi_a, phi_e) / phi_e
+    c = (phi_a + 2.0 * lam) / (phi_a + lam)  # Patnaik's scale of the numerator χ²
+    w = (math.sqrt(k * (2.0 * phi_e - 1.0)) - math.sqrt(2.0 * (phi_a + lam) - c)) / math.sqrt(
+        k + c)
+    return float(stats.norm.sf(w))
+
+
+def ci_expected_width(n: float, sd: float, alpha: float) -> float:
+    """Expected full width of the paired (1 − α) confidence interval with n topics.
+
+    ``2 t_{α/2}(n−1) E[√V] / √n`` with ``E[√V] = σ √(2/(n−1)) Γ(n/2) / Γ((n−1)/2)``.
+
+    Examples
+    --------
+    >>> round(ci_expected_width(50, 0.2, 0.05), 4)
+    0.1131
+    """
+    phi = n - 1.0
+    c = math.sqrt(2.0 / phi) * math.exp(special.gammaln(n / 2.0) - special.gammaln(phi / 2.0))
+    return float(2.0 * stats.t.isf(alpha / 2.0, phi) * c * sd / math.sqrt(n))
+
+
+def topic_set_size(
+    scores: Any = None,
+    *,
+    test: DesignTest = "paired_t",
+    min_diff: float | Sequence[float],
+    alpha: float | Sequence[float] = 0.05,
+    beta: float | Sequence[float] = 0.20,
+    n_systems: int | Sequence[int] = 2,
+    method: DesignMethod = "sakai",
+    variance: Any = None,
+    schemes: Sequence[str] | None = None,
+    max_topics: int = 1_000_000,
+) -> Any:
+    """Number of topics needed, for one design or over a grid of designs.
+
+    Parameters
+    ----------
+    scores : cube, sequence of cubes or mapping, optional
+        Score data to estimate σ² from (pooled over collections; a mapping
+        ``{scheme: cube(s)}`` gives a ``scheme`` dim): σ_t² = 2 V_E for ``"paired_t"``
+        and ``"ci"``, V_E for ``"anova"``, V_E the two-way residual variance (see
+        :func:`scorestd.power.design_variance`).
+    test : {"paired_t", "anova", "ci"}
+        The design (see the module docstring).
+    min_diff : float or sequence of float
+        Minimum detectable difference (``"paired_t"``), minimum detectable range
+        (``"anova"``), or the full width δ of the interval (``"ci"``); > 0.
+    alpha, beta : float or sequence of float
+        Type I and Type II error rates, in (0, 1) (``beta`` is ignored by ``"ci"``).
+    n_systems : int or sequence of int
+        m for ``"anova"`` (≥ 2; ignored by the other designs).
+    method : {"sakai", "exact"}
+        Sakai's approximations or the exact noncentral distributions.
+    variance : float or xarray.DataArray, optional
+        σ² to use instead of estimating it from ``scores``.
+    schemes : sequence of str, optional
+        Standardize ``scores`` under these schemes first (``"raw"``, ``"N"``, ``"U"``,
+        ``"E"``…), giving a ``scheme`` dim.
+    max_topics : int
+        Give up (with an error) beyond this many topics.
+
+    Returns
+    -------
+    int or xarray.DataArray
+        An int for scalar arguments; otherwise an integer array over the variance's
+        dims then a dim for each argument given as a sequence (``alpha``, ``beta``,
+        ``min_diff``, ``n_systems``), named ``n_topics``. A ``NaN`` variance (e.g. a
+        measure missing from every collection of a scheme) gives ``NaN`` (the array is
+        then float).
+
+    Raises
+    ------
+    DesignError
+        α or β outside (0, 1), ``min_diff`` ≤ 0, fewer than 2 systems, a variance ≤ 0.
+    UnreachableTargetError
+        If more than ``max_topics`` topics would be needed.
+
+    Examples
+    --------
+    >>> topic_set_size(variance=0.04, min_diff=0.1)
+    34
+    >>> topic_set_size(variance=0.04, min_diff=0.1, method="exact")
+    34
+    >>> topic_set_size(variance=0.02, test="anova", min_diff=0.1, n_systems=10)
+    64
+    >>> topic_set_size(variance=0.04, min_diff=[0.05, 0.1, 0.2]).values.tolist()
+    [128, 34, 10]
+    """
+    check_option(test, DesignTest, "test")
+    check_option(method, DesignMethod, "method")
+    max_topics = check_count("max_topics", max_topics, 3)
+    if (scores is None) == (variance is None):
+        raise DesignError(
+            "give either score data (scores) or a variance, not both or neither")
+    if schemes is not None and scores is None:
+        raise DesignError("schemes= needs score data (scores) to standardize")
+    if variance is None:
+        variance = design_variance(scores, test, schemes=schemes)
+    grid = {"alpha": alpha, "beta": beta, "min_diff": min_diff, "n_systems": n_systems}
+    checkers = {
+        "alpha": lambda v: check_probability("alpha", v),
+        "beta": lambda v: check_probability("beta", v),
+        "min_diff": lambda v: check_positive("min_diff", v),
+        "n_systems": lambda v: check_count("n_systems", v, 2),
+    }
+    axes = {}
+    for name in _GRID:
+        value = grid[name]
+        if isinstance(value, str) or not np.iterable(value):
+            grid[name] = checkers[name](value)
+        else:
+            axes[name] = [checkers[name](v) for v in value]
+    if not isinstance(variance, xr.DataArray) and not axes:
+        return _size_one(float(variance), test, method, max_topics, **grid)
+    var = variance if isinstance(variance, xr.DataArray) else xr.DataArray(float(variance))
+    coords = [xr.DataArray(v, dims=k, coords={k: v}) for k, v in axes.items()]
+
+    def one(v: float, *values: float) -> float:
+        args = dict(grid)
+        args.update(dict(zip(axes, values, strict=True)))
+        if not np.isfinite(v):
+            return np.nan
+        return float(_size_one(float(v), test, method, max_topics, **args))
+
+    out = xr.apply_ufunc(np.vectorize(one, otypes=[np.float64]), var, *coords)
+    if out.notnull().all():
+        out = out.astype(np.int64)
+    fixed = {k: v for k, v in grid.items() if k not in axes}
+    return out.rename("n_topics").assign_attrs(
+        test=test, method=method, variance_kind=var.attrs.get("kind", "given"), **fixed)
+
+
+def _size_one(variance: float, test: str, method: str, max_topics: int, *, alpha: float,
+              beta: float, min_diff: float, n_systems: int) -> int:
+    check_positive("variance", variance)
+    target = 1.0 - beta
+    what = f"power {target:g} for min_diff={min_diff:g} at alpha={alpha:g}"
+    if test == "ci":
+        sd = math.sqrt(variance)
+        start = 4.0 * stats.norm.isf(alpha / 2.0) ** 2 * variance / min_diff**2
+        return _smallest_from(lambda n: ci_expected_width(n, sd, alpha) <= min_diff, start,
+                              max_topics, f"an expected CI width ≤ {min_diff:g}")
+    z_a, z_b = stats.norm.isf(alpha / 2.0), stats.norm.isf(beta)
+    effect = min_diff / math.sqrt(variance)
+    if method == "exact":
+        fn = power_function("anova" if test == "anova" else "paired_t", variance=variance,
+                            n_systems=n_systems)
+        # Nagata's starting value is within a topic or two of the paired-t answer
+        start = ((z_a + z_b) / effect) ** 2 + z_a**2 / 2.0 if test == "paired_t" else None
+        return smallest_n(lambda n: fn(min_diff, n, alpha), target, max_topics=max_topics,
+                          what=what, start=start)
+    if test == "paired_t":
+        start = ((z_a + z_b) / effect) ** 2 + z_a**2 / 2.0
+        return _smallest_from(lambda n: sakai_power_paired_t(n, effect, alpha) >= target,
+                              start, max_topics, what)
+    delta = min_diff**2 / (2.0 * variance)
+    start = _lambda_infinity(n_systems - 1, alpha, beta) / delta
+    return _smallest_from(lambda n: sakai_power_anova(n, n_systems, delta, alpha) >= target,
+                          start, max_topics, what + f" with {n_systems} systems")
+
+
+def _lambda_infinity(df: int, alpha: float, beta: float) -> float:
+    """Noncentrality giving power 1 − β to the χ² test with ``df`` (Nagata's λ table)."""
+    crit = stats.chi2.isf(alpha, df)
+    return float(optimize.brentq(lambda lam: stats.ncx2.sf(crit, df, lam) - (1.0 - beta),
+                                 1e-9, 1e4))
+
+
+def _smallest_from(ok: Any, start: float, max_topics: int, what: str, minimum: int = 2) -> int:
+    """Smallest integer n ≥ ``minimum`` with ``ok(n)``, searching from ``ceil(start)``."""
+    n = min(max(minimum, math.ceil(start)), max_topics)
+    if ok(n):
+        while n > minimum and ok(n - 1):
+            n -= 1
+        return n
+    while not ok(n):
+        if n >= max_topics:
+            raise UnreachableTargetError(f"cannot reach {what} with up to {max_topics} topics")
+        n += 1
+    return n
+
+
+def plot_topic_set_size(sizes: xr.DataArray, *, x: str = "min_diff", hue: str | None = None,
+                        ax: Any = None) -> Any:
+    """Plot n (topics needed) against ``x``, one line per value of ``hue``.
+
+    Parameters
+    ----------
+    sizes : xarray.DataArray
+        Output of :func:`topic_set_size` with an ``x`` dim; any dims other than ``x``
+        and ``hue`` must have size 1.
+    x : str
+        The dim on the horizontal axis.
+    hue : str, optional
+        The dim drawn as separate lines (e.g. ``"scheme"``); default: the first other
+        dim of size > 1.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure otherwise.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> sizes = topic_set_size(variance=xr.DataArray([0.02, 0.04], dims="scheme",
+    ...     coords={"scheme": ["a", "b"]}), min_diff=[0.05, 0.1, 0.2])
+    >>> ax = plot_topic_set_size(sizes, hue="scheme")
+    >>> len(ax.lines)
+    2
+    """
+    import matplotlib.pyplot as plt
+
+    if x not in sizes.dims:
+        raise ValueError(f"sizes has no {x!r} dim; its dims are {sizes.dims}")
+    others = [d for d in sizes.dims if d != x and sizes.sizes[d] > 1]
+    if hue is None and others:
+        hue = others[0]
+    extra = [d for d in others if d != hue]
+    if extra:
+        raise ValueError(f"select a single value of {extra} before plotting (e.g. .sel())")
+    data = sizes.squeeze([d for d in sizes.dims if d not in (x, hue)], drop=True)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.5))
+    groups = [(None, data)] if hue is None else [(v, data.sel({hue: v}))
+                                                 for v in data[hue].values]
+    for label, line in groups:
+        ax.plot(line[x].values, line.values, marker="o", label=None if label is None else str(label))
+    ax.set_xlabel(_AXIS_LABELS.get(x, x))
+    ax.set_ylabel("topics needed")
+    ax.set_yscale("log")
+    if hue is not None:
+        ax.legend(title=hue)
+    ax.figure.tight_layout()
+    return ax

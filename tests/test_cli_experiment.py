@@ -1,0 +1,36 @@
+"""``scorestd experiment``: prints the summary table and writes the figure."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorestd.cli import main
+
+
+def test_within_prints_table_and_writes_figure(capsys, tmp_path):
+    out = tmp_path / "within.png"
+    code = main(["experiment", "within", "--data", "adhoc8_ap", "--trials", "6", "--seed", "3",
+                 "--schemes", "raw,E", "--out", str(out), "--no-progress"])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "within-collection: adhoc8 ap, 6 trials, seed 3" in text
+    lines = {line.split()[0]: line.split()[1:] for line in text.splitlines()[2:] if line}
+    assert float(lines["raw"][0]) == 1.0  # raw ranking against itself: τ = 1
+    assert 0 < float(lines["E"][0]) < 1
+    assert out.stat().st_size > 0
+
+
+@pytest.mark.parametrize("name", ["between", "split-half", "smoothing"])
+def test_other_experiments_run(capsys, name):
+    data = "adhoc8_ap" if name != "smoothing" else "robust2004"
+    code = main(["experiment", name, "--data", data, "--trials", "3", "--no-progress",
+                 "--schemes", "raw,N"])
+    assert code == 0
+    assert "raw" in capsys.readouterr().out
+
+
+def test_bad_scheme_is_a_clean_error(capsys):
+    code = main(["experiment", "within", "--data", "adhoc8_ap", "--trials", "2",
+                 "--schemes", "raw,nope", "--no-progress"])
+    assert code == 1
+    assert "unknown scheme 'nope'" in capsys.readouterr().err

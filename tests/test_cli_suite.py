@@ -1,0 +1,63 @@
+"""``scorestd discriminative-power``, ``swap-rate`` and ``leave-one-out`` print the API's numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+import scorestd
+from scorestd.cli import main
+from scorestd.discriminative_power import discriminative_power
+from scorestd.errors import ScorestdWarning
+from scorestd.leave_one_out import leave_one_out
+from scorestd.swap_rate import swap_rate
+
+
+def _last_row(out: str) -> list[str]:
+    return out.strip().splitlines()[-1].split()
+
+
+def test_discriminative_power(capsys):
+    assert main(["discriminative-power", "web2013", "-m", "ndcg20", "--schemes", "raw,E",
+                 "--alpha", "0.05"]) == 0
+    row = _last_row(capsys.readouterr().out)
+    expected = discriminative_power(scorestd.load("web2013", measure="ndcg20"),
+                                    schemes=["raw", "E"], alphas=[0.05])
+    assert row[0] == "E"
+    assert float(row[-1]) == pytest.approx(
+        expected.data["fraction"].sel(scheme="E").item(), abs=5e-5)
+
+
+def test_swap_rate(capsys, tmp_path):
+    out_png = tmp_path / "swap.png"
+    assert main(["swap-rate", "web2013", "-m", "ndcg20", "--sizes", "10,25", "--trials", "20",
+                 "--seed", "3", "--no-progress", "--out", str(out_png)]) == 0
+    out = capsys.readouterr().out
+    expected = swap_rate(scorestd.load("web2013", measure="ndcg20"), sizes=[10, 25],
+                         trials=20, seed=3)
+    row = out.strip().splitlines()[-2].split()  # last line is "figure written to …"
+    assert row == ["25", f"{expected.summary().loc[25, 'raw']:.4f}"]
+    assert out_png.stat().st_size > 0
+
+
+def test_leave_one_out_with_groups(capsys, tmp_path):
+    data = scorestd.load("web2013", measure="ndcg20")
+    runs = data.system.values.tolist()
+    groups = tmp_path / "groups.csv"
+    groups.write_text("".join(f"{r},{'t' + str(k // 3)}\n" for k, r in enumerate(runs)))
+    # topic t02 has the same score for every run: standardization warns about it
+    with pytest.warns(ScorestdWarning, match="t02"):
+        assert main(["leave-one-out", "web2013", "-m", "ndcg20", "--schemes", "U",
+                     "--groups", str(groups)]) == 0
+    row = _last_row(capsys.readouterr().out)
+    with pytest.warns(ScorestdWarning, match="t02"):
+        expected = leave_one_out(data, schemes=["U"],
+                                 groups={r: "t" + str(k // 3) for k, r in enumerate(runs)})
+    assert float(row[2]) == pytest.approx(
+        expected.summary().loc[("ndcg20", "U"), "max_abs_change"], abs=5e-5)
+
+
+def test_leave_one_out_bad_group_file(capsys, tmp_path):
+    groups = tmp_path / "groups.csv"
+    groups.write_text("run1,a\nrun2\n")
+    assert main(["leave-one-out", "web2013", "-m", "ndcg20", "--groups", str(groups)]) == 1
+    assert "groups.csv, line 2: expected 2 fields" in capsys.readouterr().err

@@ -1,0 +1,276 @@
+"""standardize() and the normal, uniform, empirical and z models: invariants and references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy import stats
+
+import scorestd
+from scorestd import standardize
+from scorestd.errors import ScoreDataError, ScorestdError, ScorestdWarning
+
+LOCATION_SCALE = ["normal", "uniform", "z"]
+CDF_MODELS = ["normal", "uniform", "empirical"]
+
+
+def as_cube(values):
+    return scorestd.cube(np.asarray(values, dtype=float))
+
+
+# Per-topic scores in [0, 1] on a 1/100 grid (room for ties), at least two distinct per topic.
+topic_scores = hnp.arrays(
+    np.float64, st.tuples(st.integers(1, 4), st.integers(3, 15)),
+    elements=st.integers(0, 100).map(lambda i: i / 100),
+).filter(lambda a: (np.ptp(a, axis=1) > 0).all())
+
+
+@settings(max_examples=30)
+@given(ref=topic_scores, model=st.sampled_from(CDF_MODELS))
+def test_cdf_models_map_into_unit_interval_and_are_monotone(ref, model):
+    fitted = scorestd.models.get_model(model).fit(as_cube(ref))
+    grid = np.linspace(-0.5, 1.5, 41)
+    y = fitted.cdf(as_cube(np.tile(grid, (ref.shape[0], 1)))).values[..., 0]
+    assert ((y >= 0) & (y <= 1)).all()
+    assert (np.diff(y, axis=1) >= 0).all()
+
+
+@settings(max_examples=30)
+@given(ref=topic_scores, new=st.lists(st.integers(0, 100), min_size=1, max_size=5),
+       scale=st.sampled_from([0.25, 0.5, 2.0, 10.0]), shift=st.integers(-3, 3),
+       model=st.sampled_from([*LOCATION_SCALE, "empirical"]))
+def test_positive_affine_invariance(ref, new, scale, shift, model):
+    x = np.column_stack([ref, np.tile(np.array(new) / 100, (ref.shape[0], 1))])
+    plain = standardize(as_cube(x), model, reference=as_cube(ref))
+    moved = standardize(as_cube(scale * x + shift), model, reference=as_cube(scale * ref + shift))
+    np.testing.assert_allclose(moved.values, plain.values, atol=1e-9)
+
+
+@settings(max_examples=30)
+@given(ref=topic_scores, x=hnp.arrays(np.float64, 6, elements=st.floats(-1, 2)))
+def test_normal_equals_scipy_norm_cdf(ref, x):
+    mu, sigma = ref.mean(axis=1), ref.std(axis=1, ddof=1)  # reference: numpy, n-1 sd
+    got = standardize(as_cube(np.tile(x, (ref.shape[0], 1))), "normal", reference=as_cube(ref))
+    want = stats.norm.cdf((x[None, :] - mu[:, None]) / sigma[:, None])
+    np.testing.assert_allclose(got.values[..., 0], want, atol=1e-12)
+
+
+@settings(max_examples=30)
+@given(ref=topic_scores, x=hnp.arrays(np.float64, 6, elements=st.floats(-1, 2)),
+       A=st.floats(0.05, 0.5), B=st.floats(0.2, 0.8))
+def test_uniform_equals_clipped_linear_map(ref, x, A, B):
+    mu, sigma = ref.mean(axis=1), ref.std(axis=1, ddof=1)
+    got = standardize(as_cube(np.tile(x, (ref.shape[0], 1))), "uniform",
+                      reference=as_cube(ref), A=A, B=B)
+    want = np.clip(A * (x[None, :] - mu[:, None]) / sigma[:, None] + B, 0, 1)
+    np.testing.assert_allclose(got.values[..., 0], want, atol=1e-12)
+
+
+@settings(max_examples=30)
+@given(ref=topic_scores)
+def test_z_has_zero_mean_unit_sd_on_the_reference(ref):
+    z = standardize(as_cube(ref), "z").values[..., 0]
+    np.testing.assert_allclose(z.mean(axis=1), 0, atol=1e-9)
+    np.testing.assert_allclose(z.std(axis=1, ddof=1), 1, atol=1e-9)
+
+
+@settings(max_examples=30)
+@given(n=st.integers(2, 30), topics=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
+def test_empirical_on_its_reference_without_ties(n, topics, seed):
+    ref = np.random.default_rng(seed).permuted(np.tile(np.arange(n) / n, (topics, 1)), axis=1)
+    y = standardize(as_cube(ref), "empirical").values[..., 0]
+    # Values are exactly {1/n, ..., 1}: the rank over n.
+    np.testing.assert_array_equal(np.sort(y, axis=1), np.tile(np.arange(1, n + 1) / n, (topics, 1)))
+    np.testing.assert_allclose(y.mean(axis=1), (n + 1) / (2 * n))
+
+
+@settings(max_examples=30)
+@given(ref=topic_scores)
+def test_empirical_values_with_ties_and_mid_rank_mean(ref):
+    n = ref.shape[1]
+    y = standardize(as_cube(ref), "empirical").values[..., 0]
+    assert np.isin(np.round(y * n), np.arange(1, n + 1)).all()
+    assert (y.max(axis=1) == 1).all()
+    mid = standardize(as_cube(ref), "empirical", ties="mid").values[..., 0]
+    np.testing.assert_allclose(mid.mean(axis=1), 0.5)  # ties shared symmetrically
+
+
+@settings(max_examples=30)
+@given(ref=topic_scores, p=hnp.arrays(np.float64, 5, elements=st.floats(0.01, 0.99)),
+       model=st.sampled_from(["normal", "uniform", "z"]))
+def test_icdf_cdf_round_trip(ref, p, model):
+    fitted = scorestd.models.get_model(model).fit(as_cube(ref))
+    probs = as_cube(np.tile(p, (ref.shape[0], 1)))
+    back = fitted.cdf(fitted.icdf(probs))
+    np.testing.assert_allclose(back.values, probs.values, atol=1e-9)
+
+
+@settings(max_examples=30)
+@given(ref=topic_scores, p=hnp.arrays(np.float64, 5, elements=st.floats(0.001, 1.0)))
+def test_empirical_icdf_is_the_generalized_inverse(ref, p):
+    fitted = scorestd.models.Empirical.fit(as_cube(ref))
+    q = fitted.icdf(as_cube(np.tile(p, (ref.shape[0], 1)))).values[..., 0]
+    for t, row in enumerate(ref):
+        # Reference: numpy's inverted-cdf quantile (smallest x with ecdf(x) >= p).
+        np.testing.assert_allclose(q[t], np.quantile(row, p, method="inverted_cdf"))
+
+
+def test_new_systems_are_standardized_against_the_reference(robust2004):
+    ref = robust2004.isel(system=slice(0, 60))
+    y = standardize(robust2004, "empirical", reference=ref)
+    # A plain loop for one topic and measure: rank of each system among the reference.
+    r = ref.sel(topic="t07", measure="ndcg").values
+    for system in ["run61", "run100", "run3"]:
+        x = robust2004.sel(topic="t07", measure="ndcg", system=system).item()
+        assert y.sel(topic="t07", measure="ndcg", system=system).item() == np.mean(r <= x)
+
+
+def test_keeps_coords_attrs_and_records_the_model(robust2004):
+    y = standardize(robust2004, "uniform", A=0.2)
+    xr.testing.assert_identical(y[scorestd.TOPIC], robust2004[scorestd.TOPIC])
+    assert y.dims == robust2004.dims
+    assert y.attrs["collection"] == "robust2004"
+    assert y.attrs["standardization"] == "uniform"
+    assert y.attrs["standardization_A"] == 0.2
+
+
+def test_two_d_in_two_d_out(adhoc8_ap):
+    two_d = adhoc8_ap.sel(measure="ap")
+    y = standardize(two_d, "normal")
+    assert y.dims == ("topic", "system")
+    np.testing.assert_allclose(y.values, standardize(adhoc8_ap, "normal").values[..., 0])
+
+
+def test_nan_skipped_when_fitting_and_kept_in_output(small_cube):
+    holey = small_cube.copy()
+    holey[0, 0, 0] = np.nan
+    holey[3, 2, 1] = np.nan
+    for model in ["normal", "uniform", "empirical", "z"]:
+        y = standardize(holey, model)
+        assert np.isnan(y.values[0, 0, 0]) and np.isnan(y.values[3, 2, 1])
+        assert np.isfinite(y.values).sum() == np.isfinite(holey.values).sum()
+        # Topic 0 of measure 0 is fitted on the five present systems only.
+        present = holey.isel(topic=[0], measure=[0], system=slice(1, None))
+        alone = standardize(present, model)
+        np.testing.assert_allclose(y.values[0, 1:, 0], alone.values[0, :, 0])
+
+
+def test_reference_can_be_a_fitted_model(adhoc8_ap):
+    fitted = scorestd.models.get_model("normal").fit(adhoc8_ap)
+    np.testing.assert_array_equal(standardize(adhoc8_ap, reference=fitted).values,
+                                  standardize(adhoc8_ap, "normal").values)
+
+
+def test_a_user_model_class_plugs_in(small_cube):
+    class Shifted(scorestd.models.Normal):
+        """N-std shifted by a quarter, a user's own variant."""
+
+        name = "shifted"
+
+        def _cdf(self, x, *, mean, sd):
+            return super()._cdf(x, mean=mean, sd=sd) * 0.5 + 0.25
+
+    got = standardize(small_cube, Shifted)
+    np.testing.assert_allclose(got.values, 0.5 * standardize(small_cube, "normal").values + 0.25)
+
+
+def test_sample_is_reproducible_and_follows_the_model(adhoc8_ap):
+    fitted = scorestd.models.get_model("normal").fit(adhoc8_ap)
+    a, b = fitted.sample(4000, rng=7), fitted.sample(4000, rng=7)
+    xr.testing.assert_identical(a, b)
+    topic = a.sel(topic="t05", measure="ap").values
+    assert topic.mean() == pytest.approx(float(fitted.params["mean"].sel(topic="t05")[0]), abs=0.02)
+
+
+# --- bad input --------------------------------------------------------------------------
+
+
+def test_unknown_model_names_the_registered_ones(small_cube):
+    with pytest.raises(ScorestdError, match=r"unknown model 'gamma'.*'normal'.*'empirical'"):
+        standardize(small_cube, "gamma")
+
+
+def test_unknown_option_names_the_model(small_cube):
+    with pytest.raises(TypeError, match=r"model 'uniform' has no option.*'C'"):
+        standardize(small_cube, "uniform", C=1)
+
+
+def test_reference_without_scores_for_a_topic(small_cube):
+    ref = small_cube.copy()
+    ref[4, :, 1] = np.nan
+    with pytest.raises(ScoreDataError, match=r"no system with a score for topic 't5', measure 'ndcg'"):
+        standardize(small_cube, "normal", reference=ref)
+
+
+def test_measure_missing_from_reference(small_cube):
+    with pytest.raises(ScoreDataError, match=r"has no measure 'ndcg'"):
+        standardize(small_cube, "empirical", reference=small_cube.sel(measure=["ap"]))
+
+
+def test_topic_missing_from_reference(small_cube):
+    with pytest.raises(ScoreDataError, match=r"has no topic 't12'"):
+        standardize(small_cube, "normal", reference=small_cube.isel(topic=slice(0, 11)))
+
+
+@pytest.mark.parametrize("bad", [{"dim": "topic"}, {"degenerate": "ignore"}])
+def test_bad_options_list_the_choices(small_cube, bad):
+    with pytest.raises(ValueError, match="choose one of"):
+        standardize(small_cube, **bad)
+
+
+# --- degenerate topics -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def p10():
+    """TREC-5 P@10: topic t17 has the same score for every run (a real degenerate topic)."""
+    return scorestd.datasets.load("adhoc5_p10")
+
+
+def test_real_degenerate_topic_is_found_and_left_unstandardized(p10):
+    values = p10.values[..., 0]
+    degenerate = np.ptp(values, axis=1) == 0
+    topic = p10.topic.values[degenerate].tolist()
+    assert len(topic) == 1
+    raw = p10.sel(topic=topic[0]).values
+    with pytest.warns(ScorestdWarning, match=rf"{topic[0]}.*unstandardized"):
+        z = standardize(p10, "z")
+    # The published reference code keeps mu=0, sigma=1: z-std returns the raw score.
+    np.testing.assert_array_equal(z.sel(topic=topic[0]).values, raw)
+    with pytest.warns(ScorestdWarning):
+        n = standardize(p10, "normal")
+    np.testing.assert_allclose(n.sel(topic=topic[0]).values, stats.norm.cdf(raw))
+    with pytest.warns(ScorestdWarning):
+        e = standardize(p10, "empirical")
+    np.testing.assert_array_equal(e.sel(topic=topic[0]).values, raw)
+    # Other topics are standardized as usual.
+    ok = p10.isel(topic=~degenerate)
+    np.testing.assert_allclose(n.isel(topic=~degenerate).values, standardize(ok, "normal").values)
+
+
+def test_degenerate_nan_and_raise_policies(p10):
+    with pytest.warns(ScorestdWarning, match="NaN"):
+        y = standardize(p10, "uniform", degenerate="nan")
+    assert np.isnan(y.sel(topic="t17")).all()
+    assert np.isfinite(y.drop_sel(topic="t17")).all()
+    with pytest.raises(ScoreDataError, match=r"'t17'.*measure 'p10'|measure 'p10'.*'t17'"):
+        standardize(p10, "empirical", degenerate="raise")
+
+
+def test_a_topic_with_one_reference_score_is_degenerate(small_cube):
+    ref = small_cube.copy()
+    ref[2, 1:, 0] = np.nan
+    with pytest.warns(ScorestdWarning, match="'t3'"):
+        y = standardize(small_cube, "z", reference=ref)
+    np.testing.assert_array_equal(y.values[2, :, 0], small_cube.values[2, :, 0])
+
+
+@pytest.mark.parametrize("model", ["normal", "empirical", "kde"])
+def test_dask_backed_cube_gives_the_same_numbers(robust2004, model):
+    lazy = standardize(robust2004.chunk({"topic": 25}), model)
+    assert type(lazy.data).__module__.startswith("dask")
+    np.testing.assert_allclose(lazy.values, standardize(robust2004, model).values)
