@@ -15,7 +15,7 @@ extensions = [
     "numpydoc",
     "matplotlib.sphinxext.plot_directive",
 ]
-autosummary_generate = False
+autosummary_generate = True
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_validation_checks: set[str] = set()
