@@ -182,3 +182,28 @@ def test_nan_in_bounded_models(small_cube):
         y = scorestd.standardize(holey, model)
         assert np.isnan(y.values[1, 0, 0])
         assert np.isfinite(y.values).sum() == holey.size - 1
+
+
+@settings(max_examples=15)
+@given(x=hnp.arrays(np.float64, 6, elements=st.floats(0.02, 0.98)),
+       model=st.sampled_from(["normal", *BOUNDED]))
+def test_cdf_icdf_round_trip_on_scores(x, model):
+    ref = scorestd.datasets.load("robust2004").sel(measure=["ap"]).isel(topic=slice(4, 8))
+    fitted = get_model(model).fit(ref)
+    scores = scorestd.cube(np.tile(x, (4, 1)), topics=ref.topic.values, measures=["ap"])
+    y = fitted.cdf(scores)
+    # Where the cdf is flat to double precision (a tail with no mass) it cannot be inverted.
+    invertible = ((y > 1e-9) & (y < 1 - 1e-9) & (np.exp(fitted.logpdf(scores)) > 1e-3)).values
+    back = fitted.icdf(y).values
+    np.testing.assert_allclose(back[invertible], scores.values[invertible], atol=1e-7)
+
+
+@pytest.mark.parametrize("model", BOUNDED)
+def test_degenerate_topic_keeps_the_raw_score_in_bounded_models(model):
+    p10 = scorestd.datasets.load("adhoc5_p10")  # topic t17: every run scores 0
+    new = p10.copy()
+    new.loc[{"topic": "t17", "system": "run1"}] = 0.3  # a new run that did retrieve something
+    with pytest.warns(scorestd.ScorestdWarning, match="'t17'"):
+        y = scorestd.standardize(new, model, reference=p10)
+    np.testing.assert_array_equal(y.sel(topic="t17").values, new.sel(topic="t17").values)
+    assert np.isfinite(y.values).all()

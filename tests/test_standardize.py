@@ -267,3 +267,10 @@ def test_a_topic_with_one_reference_score_is_degenerate(small_cube):
     with pytest.warns(ScorestdWarning, match="'t3'"):
         y = standardize(small_cube, "z", reference=ref)
     np.testing.assert_array_equal(y.values[2, :, 0], small_cube.values[2, :, 0])
+
+
+@pytest.mark.parametrize("model", ["normal", "empirical", "kde"])
+def test_dask_backed_cube_gives_the_same_numbers(robust2004, model):
+    lazy = standardize(robust2004.chunk({"topic": 25}), model)
+    assert type(lazy.data).__module__.startswith("dask")
+    np.testing.assert_allclose(lazy.values, standardize(robust2004, model).values)

@@ -33,6 +33,7 @@ from .io import (
 )
 from .models import compare_models
 from .multiple_comparisons import adjust_pvalues, randomised_tukey_hsd, tukey_hsd
+from .report import standardization_report
 from .significance import compare, compare_unpaired, fraction_significant
 from .smoothing import smooth
 from .standardization_plots import plot_mapping, plot_standardization, plot_topic_distributions
@@ -75,6 +76,7 @@ __all__ = [
     "save",
     "smooth",
     "standardization_factors",
+    "standardization_report",
     "standardize",
     "to_dataframe",
     "topic_hardness",

@@ -143,7 +143,7 @@ def plot_topic_distributions(
     --------
     >>> import scorestd
     >>> ax = plot_topic_distributions(scorestd.datasets.load("adhoc8_ap"), title="raw")
-    >>> len(ax.collections[0].get_offsets())  # one mean per topic
+    >>> len(ax.collections[-1].get_offsets())  # one mean per topic
     50
     """
     import matplotlib.pyplot as plt

@@ -6,7 +6,7 @@ from typing import Any
 
 import xarray as xr
 
-from .cube import validate
+from .cube import match_input_dims, validate
 from .dims import SYSTEM
 from .models._base import DEGENERATE, Degenerate, FittedModel, Model, check_choice
 from .models.registry import instantiate
@@ -99,11 +99,12 @@ def standardize(
         instance = instantiate(model, **model_kwargs)
         if isinstance(reference, xr.Dataset):
             fitted = instance.from_params(reference, degenerate=degenerate)
+        elif reference is None:  # validated once; the same object lets E-std sort once
+            fitted = instance._fit_validated(cube, degenerate, source=cube)
         else:
-            fitted = instance.fit(scores if reference is None else reference, dim,
-                                  degenerate=degenerate)
-    # Passing the very object fitted on lets E-std rank it with one sort.
-    out = fitted.cdf(scores)
+            fitted = instance.fit(reference, dim, degenerate=degenerate)
+    out = match_input_dims(fitted._cdf_validated(cube, cube if reference is None else scores),
+                           scores)
     options = {f"standardization_{k}": v for k, v in fitted.model.options.items()}
     out.attrs = {**cube.attrs, "standardization": fitted.name, **options}
     return out

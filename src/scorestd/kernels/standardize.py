@@ -131,12 +131,14 @@ def ecdf_counts(
     """
     if ties not in TIES:
         raise ValueError(f"unknown ties={ties!r}; choose one of {TIES}")
-    ref = np.asarray(ref, dtype=np.float64)
+    same = x is ref
+    # Sorting along a strided axis is several times slower than along a contiguous one.
+    ref = np.ascontiguousarray(ref, dtype=np.float64)
     n = (~np.isnan(ref)).sum(axis=-1, keepdims=True)
-    if x is ref:
+    if same:
         counts = _self_counts(ref, ties)
     else:
-        x = np.asarray(x, dtype=np.float64)
+        x = np.ascontiguousarray(x, dtype=np.float64)
         ref, x = _broadcast_rows(ref, x)
         counts = _merged_counts(x, ref, ties)
     return counts, n
@@ -172,25 +174,37 @@ def _broadcast_rows(ref: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndar
 def _self_counts(ref: np.ndarray, ties: Ties) -> np.ndarray:
     """``#{ref <= ref_i}`` (or mid-rank) for every element, from one argsort per row."""
     order = np.argsort(ref, axis=-1)
-    values = np.take_along_axis(ref, order, axis=-1)
+    values = np.sort(ref, axis=-1)  # equals ref[order] (tied values are interchangeable), faster
     r = ref.shape[-1]
-    position = np.broadcast_to(np.arange(1, r + 1, dtype=np.float64), values.shape)
     # A tie group ends where the next sorted value differs; its last 1-based position is
     # #{ref <= v} for every member. A reverse running minimum spreads it over the group.
     ends = np.empty(values.shape, dtype=bool)
     ends[..., -1] = True
     np.not_equal(values[..., 1:], values[..., :-1], out=ends[..., :-1])
-    le = np.minimum.accumulate(np.where(ends, position, np.inf)[..., ::-1], axis=-1)[..., ::-1]
+    position = np.arange(1, r + 1, dtype=np.int32)
+    le = np.where(ends, position, np.int32(r))
+    np.minimum.accumulate(le[..., ::-1], axis=-1, out=le[..., ::-1])
+    le = le.astype(np.float64)
     if ties == "mid":
         starts = np.empty(values.shape, dtype=bool)
         starts[..., 0] = True
         starts[..., 1:] = ends[..., :-1]
-        lt = np.maximum.accumulate(np.where(starts, position - 1.0, -np.inf), axis=-1)
+        lt = np.where(starts, position - 1, np.int32(0))
+        np.maximum.accumulate(lt, axis=-1, out=lt)
         le = (le + lt) / 2.0
     le[np.isnan(values)] = np.nan
-    counts = np.empty_like(le)
-    np.put_along_axis(counts, order, le, axis=-1)
-    return counts
+    return _scatter_rows(le, order)
+
+
+def _scatter_rows(sorted_values: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``out[..., order[..., j]] = sorted_values[..., j]`` by flat indexing (put_along_axis
+    builds full-size index grids and is several times slower)."""
+    r = order.shape[-1]
+    rows = order.size // r if r else 0
+    flat = order.reshape(rows, r) + (np.arange(rows, dtype=order.dtype) * r)[:, np.newaxis]
+    out = np.empty(order.size)
+    out[flat.ravel()] = sorted_values.ravel()
+    return out.reshape(order.shape)
 
 
 def _merged_counts(x: np.ndarray, ref: np.ndarray, ties: Ties) -> np.ndarray:
@@ -213,9 +227,7 @@ def _merged_counts(x: np.ndarray, ref: np.ndarray, ties: Ties) -> np.ndarray:
             np.where(starts, np.arange(values.shape[-1]), 0), axis=-1)
         lt = np.take_along_axis(before, group_start, axis=-1)
         le = (le + lt) / 2.0
-    counts_all = np.empty_like(le)
-    np.put_along_axis(counts_all, order, le, axis=-1)
-    counts = counts_all[..., r:]
+    counts = _scatter_rows(le, order)[..., r:]
     counts[np.isnan(x)] = np.nan
     return counts
 

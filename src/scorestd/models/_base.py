@@ -135,12 +135,20 @@ class Model:
         """
         check_choice("dim", dim, (SYSTEM,))
         check_choice("degenerate", degenerate, DEGENERATE)
-        ref = validate(cube, what="reference scores")
-        values = np.asarray(ref.transpose(TOPIC, MEASURE, SYSTEM).values)  # (T, M, R)
-        _check_not_empty(values, ref)
+        return self._fit_validated(validate(cube, what="reference scores"), degenerate,
+                                   source=cube)
+
+    def _fit_validated(self, ref: xr.DataArray, degenerate: str, *, source: Any) -> FittedModel:
+        stored = np.asarray(ref.values)  # (T, R, M): reductions over axis 1 in this layout
+        # (T, M, R), systems last and contiguous: the families reduce along it many times.
+        values = np.ascontiguousarray(stored.transpose(0, 2, 1))
+        missing = np.isnan(stored)
+        has_missing = bool(missing.any())
+        if has_missing:
+            _check_not_empty(missing.all(axis=1), ref)
         if self.bounded:
             check_unit_interval(ref, self.name, what="reference scores")
-        deg = _degenerate_mask(values)
+        deg = _degenerate_mask(stored, has_missing)
         if deg.any():
             _handle_degenerate(deg, ref, self.name, degenerate)
         params = self._fit(values, deg)
@@ -149,11 +157,11 @@ class Model:
             key: ((TOPIC, MEASURE) if value.ndim == 2 else (TOPIC, MEASURE, SAMPLE), value)
             for key, value in params.items()
         }
-        data_vars["n"] = ((TOPIC, MEASURE), (~np.isnan(values)).sum(axis=-1))
+        data_vars["n"] = ((TOPIC, MEASURE), stored.shape[1] - missing.sum(axis=1))
         data_vars["degenerate"] = ((TOPIC, MEASURE), deg)
         attrs = {"model": self.name, "degenerate_policy": degenerate,
                  **{k: v for k, v in self.options.items() if v is not None}}
-        return FittedModel(self, xr.Dataset(data_vars, coords=coords, attrs=attrs), source=cube)
+        return FittedModel(self, xr.Dataset(data_vars, coords=coords, attrs=attrs), source=source)
 
     def from_params(self, params: xr.Dataset, *, degenerate: Degenerate = "unstandardized"
                     ) -> FittedModel:
@@ -257,12 +265,15 @@ class FittedModel:
         on (its systems may be new). ``NaN`` stays ``NaN``. Degenerate topics follow
         the policy the model was fitted with.
         """
+        return self._cdf_validated(validate(x, what="scores"), x)
+
+    def _cdf_validated(self, xc: xr.DataArray, original: Any) -> xr.DataArray:
         func = self.model._cdf
         cdf_self = getattr(self.model, "_cdf_self", None)
-        if cdf_self is not None and x is self._source:
+        if cdf_self is not None and original is self._source:
             func = lambda values, **params: cdf_self(values)  # noqa: E731
-        return self._apply(func, x, "scores", fallback=self.model._unstandardized_cdf,
-                           bounded_input=self.model.bounded)
+        return self._apply(func, xc, original, fallback=self.model._unstandardized_cdf,
+                           bounded_input=self.model.bounded, what="scores")
 
     def icdf(self, p: Any) -> xr.DataArray:
         """The inverse cdf (quantile function) applied to probabilities ``p`` in [0, 1]."""
@@ -270,16 +281,16 @@ class FittedModel:
             raise ScorestdError(f"model {self.name!r} has no icdf")
         pc = validate(p, what="probabilities")
         check_unit_interval(pc, self.name, what="probabilities")
-        return self._apply(self.model._icdf, p, "probabilities",
-                           fallback=self.model._unstandardized_icdf)
+        return self._apply(self.model._icdf, pc, p, fallback=self.model._unstandardized_icdf,
+                           what="probabilities")
 
     def logpdf(self, x: Any) -> xr.DataArray:
         """Log density of the scores ``x`` (``NaN`` on degenerate topics)."""
         if self.model._logpdf is None:
             raise ScorestdError(f"model {self.name!r} has no density (logpdf)")
-        return self._apply(self.model._logpdf, x, "scores",
+        return self._apply(self.model._logpdf, validate(x, what="scores"), x,
                            fallback=lambda v: np.full_like(v, np.nan),
-                           bounded_input=self.model.bounded)
+                           bounded_input=self.model.bounded, what="scores")
 
     def sample(self, n: int, *, rng: np.random.Generator | int | None = None) -> xr.DataArray:
         """Draw ``n`` new systems per topic and measure, as a cube with systems ``sim1``…
@@ -304,10 +315,9 @@ class FittedModel:
                     MEASURE: self.params[MEASURE].values})
         return self.icdf(u)
 
-    def _apply(self, func: Callable[..., np.ndarray], x: Any, what: str, *,
+    def _apply(self, func: Callable[..., np.ndarray], xc: xr.DataArray, original: Any, *,
                fallback: Callable[[np.ndarray], np.ndarray],
-               bounded_input: bool = False) -> xr.DataArray:
-        xc = validate(x, what=what)
+               bounded_input: bool = False, what: str) -> xr.DataArray:
         self._check_coverage(xc)
         if bounded_input:
             check_unit_interval(xc, self.name, what=what)
@@ -327,7 +337,8 @@ class FittedModel:
                 if degenerate.any():
                     alt = fallback(values) if policy == "unstandardized" else np.nan
                     y = np.where(degenerate[..., np.newaxis], alt, y)
-            return np.where(np.isnan(values), np.nan, y)
+            missing = np.isnan(values)
+            return np.where(missing, np.nan, y) if missing.any() else y
 
         core = [[SAMPLE] if params[n].ndim == 3 else [] for n in names]
         out = xr.apply_ufunc(
@@ -337,7 +348,7 @@ class FittedModel:
         ).transpose(*CUBE_DIMS)
         out.attrs = {**xc.attrs, "model": self.name}
         out.name = xc.name
-        return match_input_dims(out, x)
+        return match_input_dims(out, original)
 
     def _check_coverage(self, xc: xr.DataArray) -> None:
         for dim in (MEASURE, TOPIC):
@@ -374,8 +385,7 @@ def check_unit_interval(cube: xr.DataArray, model: str, *, what: str = "scores")
         )
 
 
-def _check_not_empty(values: np.ndarray, ref: xr.DataArray) -> None:
-    empty = np.isnan(values).all(axis=-1)
+def _check_not_empty(empty: np.ndarray, ref: xr.DataArray) -> None:
     if empty.any():
         t, m = (int(i[0]) for i in np.nonzero(empty))
         raise ScoreDataError(
@@ -384,11 +394,13 @@ def _check_not_empty(values: np.ndarray, ref: xr.DataArray) -> None:
         )
 
 
-def _degenerate_mask(values: np.ndarray) -> np.ndarray:
-    """Topics (T, M) whose non-NaN reference scores are all equal (or just one)."""
+def _degenerate_mask(stored: np.ndarray, has_missing: bool = True) -> np.ndarray:
+    """Topics (T, M) whose non-NaN reference scores (T, R, M) are all equal (or just one)."""
+    if not has_missing:
+        return stored.max(axis=1) == stored.min(axis=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmax(values, axis=-1) == np.nanmin(values, axis=-1)
+        return np.nanmax(stored, axis=1) == np.nanmin(stored, axis=1)
 
 
 def _handle_degenerate(deg: np.ndarray, ref: xr.DataArray, model: str, policy: str) -> None:

@@ -62,8 +62,8 @@ class ModelComparison:
         >>> c.summary()[["wins_aic", "wins_distance"]]
                         wins_aic  wins_distance
         model  measure
-        normal ap              0              4
-        beta   ap             50             46
+        normal ap             20             34
+        beta   ap             30             16
         """
         d = self.data
         frame = pd.DataFrame({

@@ -55,7 +55,7 @@ class Empirical(Model):
         return ("sample",)
 
     def _fit(self, values: np.ndarray, degenerate: np.ndarray) -> dict[str, np.ndarray]:
-        return {"sample": np.sort(values, axis=-1)}
+        return {"sample": np.sort(np.ascontiguousarray(values), axis=-1)}
 
     def _cdf(self, x, *, sample):
         return ecdf(x, sample, ties=self.options["ties"])
