@@ -13,6 +13,7 @@ from scipy import stats
 from statsmodels.formula.api import ols
 from statsmodels.stats.multitest import multipletests
 
+from scorestd.kernels.multiple import studentized_range_sf
 from scorestd.kernels.significance import (
     adjust_pvalues,
     pair_indices,
@@ -78,7 +79,8 @@ def test_tukey_hsd_matches_anova_computation(adhoc8_ap):
     for k in range(len(i)):
         q = abs(means[i[k]] - means[j[k]]) / np.sqrt(mse_ref / t)
         assert r.statistic[k] == pytest.approx(q, rel=1e-10)
-        assert r.pvalue[k] == pytest.approx(stats.studentized_range.sf(q, 8, df_ref), rel=1e-6)
+        assert r.pvalue[k] == pytest.approx(stats.studentized_range.sf(q, 8, df_ref), rel=1e-6,
+                                            abs=1e-9)
 
 
 def test_tukey_hsd_batched_and_pairs():
@@ -127,3 +129,12 @@ def test_randomised_tukey_close_to_tukey_hsd_under_null():
     np.testing.assert_allclose(rand.pvalue, tukey.pvalue, atol=0.05)
     again = randomised_tukey_hsd_all_pairs(x, B=4000, seed=1)
     np.testing.assert_array_equal(rand.pvalue, again.pvalue)
+
+
+@pytest.mark.filterwarnings("ignore:The integral is probably divergent")  # scipy reference
+@pytest.mark.parametrize("k,df", [(2, 3), (3, 4), (8, 40), (110, 98 * 109), (129, 49 * 128)])
+def test_studentized_range_sf_matches_scipy(k, df):
+    q = np.array([0.3, 1.0, 2.5, 4.0, 5.5, 7.0])
+    ref = stats.studentized_range.sf(q, k, df)  # scipy's numerical integration
+    np.testing.assert_allclose(studentized_range_sf(q, k, df), ref, rtol=1e-6, atol=1e-9)
+    assert np.isnan(studentized_range_sf(np.nan, k, df))

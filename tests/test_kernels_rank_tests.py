@@ -113,3 +113,18 @@ def test_rank_tests_valid_and_antisymmetric(x, alternative):
             flip = "less" if alternative == "greater" else "greater"
             np.testing.assert_allclose(r.pvalue, f(x, alternative=flip, pairs=(j, i)).pvalue,
                                        rtol=1e-9)
+
+
+def test_batch_chunks_do_not_change_answers(monkeypatch):
+    from scorestd.kernels import rank_tests
+
+    x = np.random.default_rng(14).random((3, 2, 12, 5)).round(1)
+    whole_w = wilcoxon_all_pairs(x)
+    whole_s = sign_test_all_pairs(x)
+    monkeypatch.setattr(rank_tests, "_CHUNK_CELLS", 1)  # one batch element per chunk
+    for got, ref in ((wilcoxon_all_pairs(x), whole_w), (sign_test_all_pairs(x), whole_s)):
+        assert got.pvalue.shape == (3, 2, 10)
+        for a, b in zip(got, ref, strict=True):
+            np.testing.assert_array_equal(a, b)
+    single = wilcoxon_all_pairs(x[2, 1])
+    np.testing.assert_array_equal(single.pvalue, whole_w.pvalue[2, 1])

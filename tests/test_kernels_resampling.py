@@ -6,6 +6,9 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from scorestd.kernels.significance import (
     bootstrap_all_pairs,
@@ -139,3 +142,33 @@ def test_bootstrap_power_sanity():
     assert bootstrap_all_pairs(x, B=999, seed=1).pvalue[0] == pytest.approx(1 / 1000)
     same = np.hstack([base + rng.normal(0, 0.05, (40, 1)), base])
     assert bootstrap_all_pairs(same, B=999, seed=1).pvalue[0] > 0.01
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_exact_enumeration_matches_scipy_permutation_test(small, alternative):
+    from scipy import stats
+
+    r = permutation_all_pairs(small, B="exact", alternative=alternative, pairs=([0, 3], [2, 1]))
+    for k, (a, b) in enumerate([(0, 2), (3, 1)]):
+        d = small[:, a] - small[:, b]
+        # scipy enumerates all 2^9 sign patterns of the paired differences
+        ref = stats.permutation_test((d,), np.mean, permutation_type="samples",
+                                     n_resamples=np.inf, alternative=alternative)
+        assert r.pvalue[k] == pytest.approx(ref.pvalue, abs=1e-12)
+
+
+
+@settings(max_examples=30)
+@given(arrays(float, st.tuples(st.integers(2, 10), st.integers(2, 4)),
+              elements=st.integers(0, 10).map(lambda v: v / 10)))
+def test_resampling_p_values_valid_and_swap_invariant(x):
+    """p-values lie in (0, 1]; swapping the systems of a pair gives the same two-sided
+    p-value (the flips/resamples are shared), and 'greater' becomes 'less'."""
+    i, j = pair_indices(x.shape[1])
+    for f in (permutation_all_pairs, bootstrap_all_pairs):
+        r = f(x, B=99, seed=5)
+        assert np.all((r.pvalue > 0) & (r.pvalue <= 1))
+        np.testing.assert_allclose(r.pvalue, f(x, B=99, seed=5, pairs=(j, i)).pvalue)
+        greater = f(x, B=99, seed=5, alternative="greater").pvalue
+        np.testing.assert_allclose(greater, f(x, B=99, seed=5, alternative="less",
+                                              pairs=(j, i)).pvalue)

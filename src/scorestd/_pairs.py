@@ -40,8 +40,8 @@ def raise_on_nan(cube: xr.DataArray, why: str) -> None:
     if missing.any():
         t, s, m = (int(k[0]) for k in np.nonzero(missing))
         raise ScoreDataError(
-            f"missing score at topic {cube[TOPIC].values[t]!r}, system "
-            f"{cube[SYSTEM].values[s]!r}, measure {cube[MEASURE].values[m]!r} ({why}; "
+            f"missing score at topic {str(cube[TOPIC].values[t])!r}, system "
+            f"{str(cube[SYSTEM].values[s])!r}, measure {str(cube[MEASURE].values[m])!r} ({why}; "
             f"{int(missing.sum())} missing in all)"
         )
 

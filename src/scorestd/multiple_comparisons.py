@@ -66,7 +66,7 @@ def adjust_pvalues(
 def tukey_hsd(scores, *, baseline: str | None = None, conf_level: float = 0.95) -> xr.Dataset:
     """Tukey's HSD test of all system pairs, from the two-way ANOVA without replication.
 
-    Topics are blocks (Sakai's setting for IR): q = |x̄_i − x̄_j| / sqrt(MSE / T)
+    Topics are blocks (Sakai's setting for IR): q = abs(x̄_i − x̄_j) / sqrt(MSE / T)
     against the studentized range of S means with (T − 1)(S − 1) df. The p-values
     are adjusted for all S(S − 1)/2 pairs (also when only the pairs against a
     ``baseline`` are reported). Needs complete data.

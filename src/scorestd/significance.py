@@ -99,7 +99,8 @@ def compare(
         Adjust the p-values over the family of all pairs reported (per measure)
         into a ``p_adjusted`` variable.
     conf_level : float
-        Level of the t-based confidence interval of the mean difference.
+        Level of the two-sided, t-based confidence interval of the mean difference
+        (the same whatever the test and ``alternative``).
     min_diff : float
         Sign test only: absolute differences below this are ties (default 0.01).
     B : int
@@ -131,7 +132,7 @@ def compare(
     >>> import scorestd
     >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 4))
     >>> res = scorestd.compare(ap, "t", correction="holm")
-    >>> res.sizes["pair"], res.pair.values[0]
+    >>> res.sizes["pair"], str(res.pair.values[0])
     (6, 'run1 vs run2')
     >>> bool((res.p_adjusted >= res.p_value).all())
     True
@@ -231,13 +232,13 @@ def compare_unpaired(
     >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 3))
     >>> res = scorestd.compare_unpaired(ap.isel(topic=slice(0, 25)), ap.isel(topic=slice(25, 50)))
     >>> res.p_value.dims
-    ('system', 'system2')
+    ('measure', 'system', 'system2')
     """
     check_option("alternative", alternative, ("two-sided", "greater", "less"))
     check_conf_level(conf_level)
     c1, c2 = validate(scores1, what="scores1"), validate(scores2, what="scores2")
     for dim in (SYSTEM, MEASURE):
-        missing = sorted(set(c1[dim].values) ^ set(c2[dim].values))
+        missing = sorted(set(map(str, c1[dim].values)) ^ set(map(str, c2[dim].values)))
         if missing:
             raise ScoreDataError(f"scores1 and scores2 differ in {dim}s: {missing[:10]}")
     c2 = c2.sel({SYSTEM: c1[SYSTEM], MEASURE: c1[MEASURE]})
@@ -316,7 +317,7 @@ def fraction_significant(p_values: xr.DataArray, alphas, *, dim=PAIR) -> xr.Data
     >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6))
     >>> frac = fraction_significant(scorestd.compare(ap).p_value, [0.01, 0.05])
     >>> frac.dims, bool(frac.sel(alpha=0.01) <= frac.sel(alpha=0.05))
-    (('alpha',), True)
+    (('measure', 'alpha'), True)
     """
     dims = [dim] if isinstance(dim, str) else list(dim)
     alphas = np.asarray(alphas, dtype=float)

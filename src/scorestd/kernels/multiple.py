@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
+from scipy.interpolate import CubicSpline
 
 from .paired import resolve_pairs, topics_last_but_one
-from .rank_tests import TestResult
+from .rank_tests import PairTestResult
 from .resampling_tests import _check_b
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "adjust_pvalues",
     "complete_topics",
     "randomised_tukey_hsd_all_pairs",
+    "studentized_range_sf",
     "tukey_hsd_all_pairs",
     "two_way_anova_mse",
 ]
@@ -87,7 +89,15 @@ def adjust_pvalues(p, method: AdjustMethod = "holm", axis: int = -1) -> np.ndarr
 
 def complete_topics(x, axis_topic: int = -2) -> np.ndarray:
     """Scores with topics on axis −2, raising if any score is NaN (a complete block
-    design is needed by the two-way ANOVA)."""
+    design is needed by the two-way ANOVA).
+
+    Examples
+    --------
+    >>> complete_topics([[0.1, float("nan")], [0.2, 0.3]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Tukey's HSD needs complete data: drop topics with missing scores
+    """
     x = topics_last_but_one(x, axis_topic)
     if np.isnan(x).any():
         raise ValueError("Tukey's HSD needs complete data: drop topics with missing scores")
@@ -116,11 +126,66 @@ def two_way_anova_mse(x, axis_topic: int = -2):
     return (resid**2).sum(axis=(-2, -1)) / df, df
 
 
-def tukey_hsd_all_pairs(x, axis_topic: int = -2, *, pairs=None) -> TestResult:
+def _simpson_weights(grid: np.ndarray) -> np.ndarray:
+    w = np.full(grid.size, 2.0)
+    w[1::2] = 4.0
+    w[0] = w[-1] = 1.0
+    return w * (grid[1] - grid[0]) / 3
+
+
+def _normal_range_cdf(k: int) -> CubicSpline:
+    """cdf of the range of k standard normals, R(w) = k ∫ φ(z) [Φ(z) − Φ(z − w)]^(k−1) dz,
+    tabulated by Simpson's rule on w ∈ [0, 20] and interpolated by a cubic spline."""
+    z = np.linspace(-9.0, 9.0, 601)
+    wz = _simpson_weights(z) * k * np.exp(-z * z / 2) / np.sqrt(2 * np.pi)
+    w = np.linspace(0.0, 20.0, 2001)
+    inner = np.clip(special.ndtr(z) - special.ndtr(z - w[:, None]), 0.0, 1.0) ** (k - 1)
+    return CubicSpline(w, np.clip(inner @ wz, 0.0, 1.0))
+
+
+def _chi_scale_nodes(df: float):
+    """Nodes and weights of s = sqrt(χ²_df / df), by Simpson's rule in log s between
+    its 1e-15 and 1 − 1e-15 quantiles."""
+    lo, hi = (np.sqrt(stats.chi2.ppf(u, df) / df) for u in (1e-15, 1 - 1e-15))
+    t = np.linspace(np.log(lo), np.log(hi), 257)
+    s = np.exp(t)
+    log_density = ((df / 2) * np.log(df) + (df - 1) * t - df * s * s / 2
+                   - (df / 2 - 1) * np.log(2) - special.gammaln(df / 2))
+    return s, _simpson_weights(t) * np.exp(log_density) * s
+
+
+def studentized_range_sf(q, k: int, df: float) -> np.ndarray:
+    """Survival function of the studentized range of ``k`` means with ``df`` df.
+
+    The same quantity as ``scipy.stats.studentized_range.sf`` (to about 1e-10
+    absolute), but fast for many ``q`` at once: the cdf of the normal range is
+    tabulated once and averaged over the distribution of the error scale,
+    P(Q ≤ q) = E[R(q·s)] with s = sqrt(χ²_df / df). scipy's general-purpose
+    integration takes about 20 ms per value, too slow for thousands of pairs.
+
+    Examples
+    --------
+    >>> round(float(studentized_range_sf(3.5, 3, 20)), 6)
+    0.055892
+    """
+    q = np.asarray(q, dtype=float)
+    if k < 2:
+        raise ValueError(f"need at least 2 means, got k={k}")
+    spline = _normal_range_cdf(int(k))
+    if np.isinf(df) or df > 1e7:
+        s, ws = np.ones(1), np.ones(1)
+    else:
+        s, ws = _chi_scale_nodes(float(df))
+    x = np.minimum(np.nan_to_num(q, nan=0.0)[..., None] * s, 20.0)
+    sf = np.clip(1.0 - spline(x) @ ws, 0.0, 1.0)
+    return np.where(np.isnan(q), np.nan, sf)
+
+
+def tukey_hsd_all_pairs(x, axis_topic: int = -2, *, pairs=None) -> PairTestResult:
     """Tukey's HSD test of system pairs with the error term of the two-way ANOVA
     without replication (topics as blocks), as Sakai describes for IR.
 
-    q = |x̄_i − x̄_j| / sqrt(MSE / T), compared with the studentized range
+    q = abs(x̄_i − x̄_j) / sqrt(MSE / T), compared with the studentized range
     distribution of S means and (T − 1)(S − 1) degrees of freedom. The p-values
     are already adjusted for the family of all S(S − 1)/2 pairs.
 
@@ -135,7 +200,7 @@ def tukey_hsd_all_pairs(x, axis_topic: int = -2, *, pairs=None) -> TestResult:
 
     Returns
     -------
-    TestResult
+    PairTestResult
         ``statistic`` (q), ``pvalue`` and ``n`` (topics).
 
     Examples
@@ -152,19 +217,19 @@ def tukey_hsd_all_pairs(x, axis_topic: int = -2, *, pairs=None) -> TestResult:
     means = x.mean(axis=-2)
     with np.errstate(invalid="ignore", divide="ignore"):
         q = np.abs(means[..., i] - means[..., j]) / np.sqrt(mse / t)[..., None]
-    p = stats.studentized_range.sf(q, s, df)
+    p = studentized_range_sf(q, s, df)
     p = np.where(q == 0, 1.0, p)
-    return TestResult(q, p, np.full(q.shape, t, dtype=np.int64))
+    return PairTestResult(q, p, np.full(q.shape, t, dtype=np.int64))
 
 
 def randomised_tukey_hsd_all_pairs(
     x, axis_topic: int = -2, *, B: int = 10_000, seed=None, pairs=None
-) -> TestResult:
+) -> PairTestResult:
     """Randomised Tukey HSD test (Carterette 2012; Sakai 2014) of system pairs.
 
     Each of B trials permutes the scores of every topic across the systems and
     records the range (max − min) of the system means; the p-value of pair (i, j)
-    is (1 + #{ranges ≥ |x̄_i − x̄_j|}) / (B + 1), adjusted for the whole family.
+    is (1 + #{ranges ≥ abs(x̄_i − x̄_j)}) / (B + 1), adjusted for the whole family.
 
     Parameters
     ----------
@@ -181,7 +246,7 @@ def randomised_tukey_hsd_all_pairs(
 
     Returns
     -------
-    TestResult
+    PairTestResult
         ``statistic`` (absolute difference of means), ``pvalue`` and ``n`` (topics).
 
     Examples
@@ -208,4 +273,4 @@ def randomised_tukey_hsd_all_pairs(
         ranges = perm_means.max(axis=-1) - perm_means.min(axis=-1)  # (b, ...)
         count += (ranges[..., None] >= diff - tol).sum(axis=0)
     p = (1.0 + count) / (B + 1.0)
-    return TestResult(diff, p, np.full(diff.shape, t, dtype=np.int64))
+    return PairTestResult(diff, p, np.full(diff.shape, t, dtype=np.int64))

@@ -14,6 +14,7 @@ or a ``ValueError`` is raised (``nan_policy="raise"``). A pair with fewer than
 
 from __future__ import annotations
 
+import warnings
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -38,13 +39,27 @@ NAN_POLICIES = ("omit", "raise")
 
 
 def check_alternative(alternative: str) -> None:
-    """Raise ``ValueError`` unless ``alternative`` is one of :data:`ALTERNATIVES`."""
+    """Raise ``ValueError`` unless ``alternative`` is one of :data:`ALTERNATIVES`.
+
+    Examples
+    --------
+    >>> check_alternative("less")
+    >>> check_alternative("lower")
+    Traceback (most recent call last):
+    ...
+    ValueError: alternative must be one of ('two-sided', 'greater', 'less'), got 'lower'
+    """
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
 
 
 def check_nan_policy(nan_policy: str) -> None:
-    """Raise ``ValueError`` unless ``nan_policy`` is one of :data:`NAN_POLICIES`."""
+    """Raise ``ValueError`` unless ``nan_policy`` is one of :data:`NAN_POLICIES`.
+
+    Examples
+    --------
+    >>> check_nan_policy("omit")
+    """
     if nan_policy not in NAN_POLICIES:
         raise ValueError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}")
 
@@ -64,7 +79,13 @@ def pair_indices(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def topics_last_but_one(x, axis_topic: int = -2, *, nan_policy: str = "omit") -> np.ndarray:
-    """``x`` as float with topics on axis −2 and systems last; checks size and NaN policy."""
+    """``x`` as float with topics on axis −2 and systems last; checks size and NaN policy.
+
+    Examples
+    --------
+    >>> topics_last_but_one([[1, 2, 3], [4, 5, 6]], axis_topic=-1).shape  # 2 systems × 3 topics
+    (3, 2)
+    """
     check_nan_policy(nan_policy)
     x = np.asarray(x, dtype=float)
     if x.ndim < 2:
@@ -78,7 +99,13 @@ def topics_last_but_one(x, axis_topic: int = -2, *, nan_policy: str = "omit") ->
 
 
 def resolve_pairs(n_systems: int, pairs) -> tuple[np.ndarray, np.ndarray]:
-    """``pairs`` as two checked index arrays; all pairs when ``pairs`` is None."""
+    """``pairs`` as two checked index arrays; all pairs when ``pairs`` is None.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in resolve_pairs(3, ([2], [0]))]
+    [[2], [0]]
+    """
     if pairs is None:
         return pair_indices(n_systems)
     i, j = (np.asarray(p, dtype=np.intp) for p in pairs)
@@ -124,9 +151,11 @@ class PairedMoments(NamedTuple):
 def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "omit"):
     """Mean, sd and n of the differences of every pair, from S × S moment matrices.
 
-    With a NaN mask ``m`` and column-centred scores ``z`` (NaN → 0), the sums over
-    the topics shared by systems i and j are entries of ``zᵀm``, ``(z²)ᵀm``, ``zᵀz``
-    and ``mᵀm``: four matrix products per batch element, no loop over pairs.
+    Without missing scores, var(x_i − x_j) = C_ii + C_jj − 2 C_ij from one S × S
+    matrix C of centred cross-products per batch element. With a NaN mask ``m``
+    and column-centred scores ``z`` (NaN → 0), the sums over the topics shared by
+    systems i and j are entries of ``zᵀm``, ``(z²)ᵀm``, ``zᵀz`` and ``mᵀm``. No
+    loop over pairs either way.
     Pairs whose difference variance is at rounding level are recomputed directly
     so that identical systems give exactly ``sd = 0``.
 
@@ -155,9 +184,47 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
     x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
     i, j = resolve_pairs(x.shape[-1], pairs)
     mask = ~np.isnan(x)
-    with np.errstate(invalid="ignore"):
-        centre = np.nanmean(np.where(mask, x, np.nan), axis=-2, keepdims=True)
-    centre = np.nan_to_num(centre)
+    if mask.all():
+        mean, var, n_ij, scale = _complete_moments(x, i, j)
+    else:
+        mean, var, n_ij, scale = _masked_moments(x, mask, i, j)
+    # Rounding leaves ~1e-17 instead of 0 for identical systems: recompute those.
+    tiny = var <= 1e-10 * (scale[..., i] + scale[..., j])
+    if tiny.any():
+        where = np.nonzero(tiny)
+        batch, p = where[:-1], where[-1]
+        xi = x[(*batch, slice(None), i[p])] if batch else x[:, i[p]].T
+        xj = x[(*batch, slice(None), j[p])] if batch else x[:, j[p]].T
+        d = xi - xj
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN pairs: NaN is right
+            var[where] = np.nanvar(d, axis=-1, ddof=1)
+            mean[where] = np.nanmean(d, axis=-1)
+    mean = np.where(n_ij < 1, np.nan, mean)
+    sd = np.where(n_ij < 2, np.nan, np.sqrt(var))
+    return PairedMoments(mean, sd, n_ij.astype(np.int64))
+
+
+def _complete_moments(x, i, j):
+    # No missing scores: var(x_i − x_j) = C_ii + C_jj − 2 C_ij from one S × S
+    # matrix of centred cross-products per batch element.
+    t = x.shape[-2]
+    centre = x.mean(axis=-2, keepdims=True)
+    z = x - centre
+    g = np.swapaxes(z, -1, -2) @ z
+    diag = g.diagonal(axis1=-2, axis2=-1)
+    var = np.maximum(diag[..., i] + diag[..., j] - 2.0 * g[..., i, j], 0.0) / (t - 1)
+    c = centre[..., 0, :]
+    n_ij = np.full(var.shape, float(t))
+    return c[..., i] - c[..., j], var, n_ij, diag / t
+
+
+def _masked_moments(x, mask, i, j):
+    # Sums over the topics shared by i and j, from four S × S matrix products of the
+    # column-centred scores z (NaN → 0) and the mask m.
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a system with no scores
+        centre = np.nan_to_num(np.nanmean(x, axis=-2, keepdims=True))
     z = np.where(mask, x - centre, 0.0)
     m = mask.astype(float)
     zt = np.swapaxes(z, -1, -2)
@@ -172,23 +239,8 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
         mean_c = sum_d / n_ij
         var = np.maximum(sum_d2 - n_ij * mean_c * mean_c, 0.0) / (n_ij - 1)
     c = centre[..., 0, :]
-    mean = mean_c + c[..., i] - c[..., j]
-    # Rounding leaves ~1e-17 instead of 0 for identical systems: recompute those.
     scale = np.sum(z * z, axis=-2) / np.maximum(n.diagonal(axis1=-2, axis2=-1), 1.0)
-    tiny = var <= 1e-10 * (scale[..., i] + scale[..., j])
-    if tiny.any():
-        where = np.nonzero(tiny)
-        batch, p = where[:-1], where[-1]
-        xi = x[(*batch, slice(None), i[p])] if batch else x[:, i[p]].T
-        xj = x[(*batch, slice(None), j[p])] if batch else x[:, j[p]].T
-        d = xi - xj
-        with np.errstate(invalid="ignore", divide="ignore"):
-            var[where] = np.nanvar(d, axis=-1, ddof=1)
-            mean[where] = np.nanmean(d, axis=-1)
-    few = n_ij < 2
-    mean = np.where(n_ij < 1, np.nan, mean)
-    sd = np.where(few, np.nan, np.sqrt(var))
-    return PairedMoments(mean, sd, n_ij.astype(np.int64))
+    return mean_c + c[..., i] - c[..., j], var, n_ij, scale
 
 
 def pvalue_from_t(t, df, alternative: str = "two-sided") -> np.ndarray:

@@ -13,15 +13,39 @@ from typing import Literal, NamedTuple
 import numpy as np
 from scipy import special, stats
 
-from .paired import Alternative, NanPolicy, check_alternative, pair_differences
+from .paired import (
+    Alternative,
+    NanPolicy,
+    check_alternative,
+    resolve_pairs,
+    topics_last_but_one,
+)
 
-__all__ = ["TestResult", "sign_test_all_pairs", "wilcoxon_all_pairs", "wilcoxon_null_cdf"]
+__all__ = ["PairTestResult", "sign_test_all_pairs", "wilcoxon_all_pairs", "wilcoxon_null_cdf"]
 
 WilcoxonMethod = Literal["auto", "exact", "asymptotic"]
 WILCOXON_METHODS = ("auto", "exact", "asymptotic")
 
 
-class TestResult(NamedTuple):
+# Max cells of a (batch chunk, T, P) block of pair differences.
+_CHUNK_CELLS = 2**23
+
+
+def _over_batch_chunks(fn, x, axis_topic, pairs, nan_policy):
+    """Apply ``fn(d)`` ((N, T, P) differences → tuple of (N, P)) over chunks of the
+    flattened batch, so that memory stays bounded for many trials × many pairs."""
+    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
+    i, j = resolve_pairs(x.shape[-1], pairs)
+    batch = x.shape[:-2]
+    flat = x.reshape(-1, *x.shape[-2:])
+    step = max(1, _CHUNK_CELLS // max(x.shape[-2] * len(i), 1))
+    parts = [fn(flat[s : s + step][..., i] - flat[s : s + step][..., j])
+             for s in range(0, flat.shape[0], step)]
+    return tuple(np.concatenate([p[k] for p in parts]).reshape(*batch, len(i))
+                 for k in range(len(parts[0])))
+
+
+class PairTestResult(NamedTuple):
     """Statistic, p-value and number of informative topics of each pair."""
 
     statistic: np.ndarray
@@ -76,14 +100,15 @@ def wilcoxon_all_pairs(
     method: WilcoxonMethod = "auto",
     pairs=None,
     nan_policy: NanPolicy = "omit",
-) -> TestResult:
+) -> PairTestResult:
     """Wilcoxon signed-rank tests of all pairs (``scipy.stats.wilcoxon`` defaults).
 
     Zero differences are dropped (Wilcoxon's method); tied absolute differences
     get average ranks. ``method="auto"`` uses the exact null distribution when a
-    pair has at most 50 non-zero differences and no ties, and the normal
-    approximation with tie correction (no continuity correction) otherwise; unlike
-    scipy it never switches to a permutation test for n ≤ 13 with ties.
+    pair has at most 50 differences, none zero and no ties, and the normal
+    approximation with tie correction (no continuity correction) otherwise, as
+    scipy does; unlike scipy it never switches to a permutation test for n ≤ 13
+    with ties or zeros.
 
     Parameters
     ----------
@@ -102,7 +127,7 @@ def wilcoxon_all_pairs(
 
     Returns
     -------
-    TestResult
+    PairTestResult
         ``statistic`` (min(W⁺, W⁻) two-sided, W⁺ otherwise, as scipy), ``pvalue``
         and ``n`` (non-zero differences). A pair whose differences are all zero
         has statistic 0 and p-value 1.
@@ -117,7 +142,14 @@ def wilcoxon_all_pairs(
     check_alternative(alternative)
     if method not in WILCOXON_METHODS:
         raise ValueError(f"method must be one of {WILCOXON_METHODS}, got {method!r}")
-    d = pair_differences(x, axis_topic, pairs=pairs, nan_policy=nan_policy)
+    stat, p, n = _over_batch_chunks(
+        lambda d: _wilcoxon(d, alternative, method), x, axis_topic, pairs, nan_policy)
+    return PairTestResult(stat, p, n.astype(np.int64))
+
+
+def _wilcoxon(d, alternative, method):
+    n_present = (~np.isnan(d)).sum(axis=-2)
+    has_zeros = (d == 0).any(axis=-2)
     d = np.where(d == 0, np.nan, d)  # zeros are dropped
     a = np.abs(d)
     r = stats.rankdata(a, axis=-2, nan_policy="omit")
@@ -141,14 +173,14 @@ def wilcoxon_all_pairs(
         p = np.minimum(2 * special.ndtr(-np.abs(z)), 1.0)
     exact = np.full(n.shape, method == "exact")
     if method == "auto":
-        exact = (n <= 50) & (tie_sum == 0)
+        exact = (n_present <= 50) & (tie_sum == 0) & ~has_zeros
     exact &= n > 0
     if exact.any():
         p = np.where(exact, _exact_pvalue(np.where(exact, r_plus, 0), np.where(exact, n, 0),
                                           alternative), p)
     p = np.where(n == 0, 1.0, p)
     statistic = np.minimum(r_plus, r_minus) if alternative == "two-sided" else r_plus
-    return TestResult(statistic, p, n.astype(np.int64))
+    return statistic, p, n
 
 
 def sign_test_all_pairs(
@@ -159,7 +191,7 @@ def sign_test_all_pairs(
     min_diff: float = 0.01,
     pairs=None,
     nan_policy: NanPolicy = "omit",
-) -> TestResult:
+) -> PairTestResult:
     """Sign tests of all pairs: binomial test of wins against losses.
 
     A topic whose absolute difference is below ``min_diff`` (or exactly 0) is a
@@ -184,7 +216,7 @@ def sign_test_all_pairs(
 
     Returns
     -------
-    TestResult
+    PairTestResult
         ``statistic`` (wins of system i), ``pvalue`` and ``n`` (wins + losses).
 
     Examples
@@ -197,7 +229,12 @@ def sign_test_all_pairs(
     check_alternative(alternative)
     if not min_diff >= 0:
         raise ValueError(f"min_diff must be a non-negative number, got {min_diff!r}")
-    d = pair_differences(x, axis_topic, pairs=pairs, nan_policy=nan_policy)
+    wins, p, n = _over_batch_chunks(
+        lambda d: _sign_test(d, alternative, min_diff), x, axis_topic, pairs, nan_policy)
+    return PairTestResult(wins.astype(float), p, n.astype(np.int64))
+
+
+def _sign_test(d, alternative, min_diff):
     decided = (np.abs(d) >= min_diff) & (d != 0)  # False for NaN too
     wins = ((d > 0) & decided).sum(axis=-2)
     n = decided.sum(axis=-2)
@@ -210,4 +247,4 @@ def sign_test_all_pairs(
         # binomtest's two-sided p for a symmetric null: twice the smaller tail
         p = np.minimum(2 * binom.cdf(np.minimum(wins, n - wins)), 1.0)
     p = np.where(n == 0, 1.0, p)
-    return TestResult(wins.astype(float), p, n.astype(np.int64))
+    return wins, p, n

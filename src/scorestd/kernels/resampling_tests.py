@@ -18,7 +18,7 @@ from typing import Literal
 import numpy as np
 
 from .paired import Alternative, NanPolicy, check_alternative, resolve_pairs, topics_last_but_one
-from .rank_tests import TestResult
+from .rank_tests import PairTestResult
 
 __all__ = ["bootstrap_all_pairs", "permutation_all_pairs", "sign_flips"]
 
@@ -93,7 +93,7 @@ def permutation_all_pairs(
     alternative: Alternative = "two-sided",
     pairs=None,
     nan_policy: NanPolicy = "omit",
-) -> TestResult:
+) -> PairTestResult:
     """Sign-flip permutation (randomisation) tests of the mean difference of all pairs.
 
     Under the null hypothesis the two systems' scores on a topic are exchangeable,
@@ -120,7 +120,7 @@ def permutation_all_pairs(
 
     Returns
     -------
-    TestResult
+    PairTestResult
         ``statistic`` (mean difference), ``pvalue`` and ``n`` (topics used). A pair
         with all differences 0 has p-value 1.
 
@@ -148,7 +148,7 @@ def permutation_all_pairs(
         p = (1.0 + count) / (len(flips) + 1.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = obs / n
-    return TestResult(mean, np.where(n > 0, p, np.nan), n.astype(np.int64))
+    return PairTestResult(mean, np.where(n > 0, p, np.nan), n.astype(np.int64))
 
 
 def bootstrap_all_pairs(
@@ -160,7 +160,7 @@ def bootstrap_all_pairs(
     alternative: Alternative = "two-sided",
     pairs=None,
     nan_policy: NanPolicy = "omit",
-) -> TestResult:
+) -> PairTestResult:
     """Bootstrap tests of the mean difference of all pairs (shift method).
 
     The differences are centred on their mean (imposing the null hypothesis) and
@@ -188,7 +188,7 @@ def bootstrap_all_pairs(
 
     Returns
     -------
-    TestResult
+    PairTestResult
         ``statistic`` (mean difference), ``pvalue`` and ``n`` (topics used). A pair
         with all differences 0 has p-value 1.
 
@@ -225,4 +225,4 @@ def bootstrap_all_pairs(
         centred = means - obs[..., None, :]
         count += _count_extreme(centred, obs, tol, alternative)
     p = (1.0 + count) / (B + 1.0)
-    return TestResult(obs, np.where(n > 0, p, np.nan), n.astype(np.int64))
+    return PairTestResult(obs, np.where(n > 0, p, np.nan), n.astype(np.int64))

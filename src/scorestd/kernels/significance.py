@@ -22,13 +22,13 @@ from .paired import (
     paired_t_all_pairs,
     pvalue_from_t,
 )
-from .rank_tests import TestResult, sign_test_all_pairs, wilcoxon_all_pairs
+from .rank_tests import PairTestResult, sign_test_all_pairs, wilcoxon_all_pairs
 from .resampling_tests import bootstrap_all_pairs, permutation_all_pairs, sign_flips
 from .unpaired import system_moments, unpaired_t_all_pairs
 
 __all__ = [
+    "PairTestResult",
     "PairedMoments",
-    "TestResult",
     "adjust_pvalues",
     "bootstrap_all_pairs",
     "fraction_significant",

@@ -1,0 +1,42 @@
+"""The ``scorestd compare`` command."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import scorestd
+from scorestd.cli import main
+
+
+def test_compare_baseline_table(capsys):
+    assert main(["compare", "adhoc8_ap", "--baseline", "run3", "--test", "t",
+                 "--correction", "holm", "--sort", "p"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].startswith("measure: ap   test: t   correction: holm   pairs: 128")
+    header = lines[1].split()
+    assert header == ["system", "system2", "mean_diff", "effect_size", "ci_low", "ci_high",
+                      "statistic", "p_value", "p_adjusted", "n"]
+    # first row: the smallest p-value; check it against scipy
+    row = lines[2].split()
+    ap = scorestd.datasets.load("adhoc8_ap").isel(measure=0)
+    a, b = ap.sel(system=row[1]).values, ap.sel(system="run3").values
+    assert row[2] == "run3"
+    assert float(row[3]) == pytest.approx(np.mean(a - b), abs=1e-4)
+    assert float(row[7]) == pytest.approx(stats.ttest_rel(a, b).statistic, abs=1e-4)
+
+
+def test_compare_top_and_tukey(capsys):
+    assert main(["compare", "adhoc8_ap", "--test", "tukey_hsd", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "correction: none" in out and "pairs: 8256" in out
+    assert len([ln for ln in out.splitlines() if ln.strip()]) == 1 + 1 + 3
+
+
+def test_compare_errors(capsys):
+    assert main(["compare", "adhoc8_ap", "--baseline", "nope"]) == 1
+    assert "baseline 'nope' is not a system" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["compare", "adhoc8_ap", "--test", "anova"])
