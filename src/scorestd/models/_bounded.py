@@ -6,7 +6,9 @@ import numpy as np
 
 from ..kernels.standardize import location_scale
 
-__all__ = ["sample_moments", "squeeze"]
+__all__ = ["invert_cdf", "sample_moments", "squeeze"]
+
+_BISECTIONS = 52  # halvings of [0, 1] to reach double precision
 
 
 def squeeze(values: np.ndarray) -> np.ndarray:
@@ -32,3 +34,21 @@ def sample_moments(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n, mean, sd = location_scale(values)
     var = np.where(n > 1, sd * sd * (n - 1) / n, 0.0)
     return mean[..., 0], var[..., 0]
+
+
+def invert_cdf(cdf, p: np.ndarray) -> np.ndarray:
+    """The smallest ``x`` in [0, 1] with ``cdf(x) >= p`` (to double precision), by bisection.
+
+    ``cdf`` maps an array shaped like ``p`` to cdf values; NaN ``p`` gives NaN.
+
+    Examples
+    --------
+    >>> invert_cdf(lambda x: x**2, np.array([0.25, 0.81])).round(12).tolist()
+    [0.5, 0.9]
+    """
+    lo, hi = np.zeros(p.shape), np.ones(p.shape)
+    for _ in range(_BISECTIONS):
+        mid = (lo + hi) / 2
+        below = cdf(mid) < p
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    return np.where(np.isnan(p), np.nan, (lo + hi) / 2)

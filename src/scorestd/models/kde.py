@@ -8,11 +8,11 @@ import numpy as np
 from scipy import special
 
 from ._base import Model, check_choice
+from ._bounded import invert_cdf
 
 __all__ = ["KDE", "bandwidth"]
 
 RULES: tuple[str, ...] = ("silverman", "scott")
-_BISECTIONS = 52  # halvings of [0, 1] to reach double precision in icdf
 _CHUNK = 2**22  # elements of the (x, sample) pair array evaluated at once
 
 
@@ -108,12 +108,7 @@ class KDE(Model):
             return np.where(inside, np.log(dens), -np.inf)
 
     def _icdf(self, p, *, sample, bandwidth):
-        lo, hi = np.zeros(p.shape), np.ones(p.shape)
-        for _ in range(_BISECTIONS):
-            mid = (lo + hi) / 2
-            below = self._cdf(mid, sample=sample, bandwidth=bandwidth) < p
-            lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
-        return (lo + hi) / 2
+        return invert_cdf(lambda x: self._cdf(x, sample=sample, bandwidth=bandwidth), p)
 
 
 def _reflected_pdf(x: np.ndarray, s: np.ndarray, h: np.ndarray) -> np.ndarray:

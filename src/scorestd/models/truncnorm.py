@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from ._base import Model
-from ._bounded import sample_moments
+from ._bounded import invert_cdf, sample_moments
 
 __all__ = ["TruncNormal", "fit_truncnorm"]
 
@@ -30,18 +30,21 @@ class TruncNormal(Model):
     ``(μ, log σ)`` for all topics at once, from ``(x̄, s)``. Exact 0 and 1 scores need
     no special treatment (the density is positive on the closed interval).
 
-    Some samples have no maximum inside the family: one that is more convex than
-    any truncated normal (many scores piled at 0 with a long thin tail, common for
-    AP) has its supremum in the limit μ → −∞ (an exponential shape), one flatter than
-    any (variance at or above 1/12) at σ → ∞. There the Newton steps stop after 100
-    iterations (σ capped at 50) at a point whose likelihood is close to the supremum;
-    ``params["ml"]`` is ``False`` for those topics (about 1 in 10 on the bundled
-    robust2004 data). ``params`` holds ``mu``, ``sigma`` and ``ml``.
+    Some samples have no maximum inside the family: for one more convex than any
+    truncated normal (many scores piled at 0 with a long thin tail, common for AP) or
+    flatter than any, the supremum lies on the family's boundary ``σ → ∞``,
+    ``μ/σ² → λ``: the truncated exponential ``∝ exp(λx)`` on [0, 1] (the likelihood is
+    concave in the natural parameters ``(μ/σ², −1/(2σ²))``, so the best boundary point
+    is the best exponential). Where Newton does not converge, the exponential's ML
+    (its mean equals the sample mean) is taken if its likelihood is higher, stored as
+    ``σ = 1000``, ``μ = λ σ²`` (about 1 topic in 10 of the bundled robust2004 data).
+    ``params`` holds ``mu``, ``sigma`` and ``ml`` (``False`` only where neither
+    route reached a maximum).
 
     Examples
     --------
     >>> import scorestd
-    >>> from scipy import special, stats
+    >>> from scipy import stats
     >>> x = stats.truncnorm.rvs(-0.2 / 0.3, 0.8 / 0.3, loc=0.2, scale=0.3,
     ...                         size=(1, 20000), random_state=2)
     >>> p = TruncNormal.fit(scorestd.cube(x)).params
@@ -68,7 +71,9 @@ class TruncNormal(Model):
         return np.clip(np.exp(_log_mass(lo, xi) - _log_mass(lo, hi)), 0.0, 1.0)
 
     def _icdf(self, p, *, mu, sigma):
-        return stats.truncnorm.ppf(p, -mu / sigma, (1 - mu) / sigma, loc=mu, scale=sigma)
+        # Bisection on the cdf above: exact to double precision, also for the
+        # exponential-limit parameters where closed-form quantiles lose accuracy.
+        return invert_cdf(lambda x: self._cdf(x, mu=mu, sigma=sigma), p)
 
     def _logpdf(self, x, *, mu, sigma):
         lo, hi = -mu / sigma, (1 - mu) / sigma
@@ -110,7 +115,7 @@ def fit_truncnorm(values: np.ndarray, *, skip: np.ndarray | None = None
 
     Examples
     --------
-    >>> from scipy import special, stats
+    >>> from scipy import stats
     >>> x = stats.truncnorm.rvs(-1.0, 1.0, loc=0.5, scale=0.5, size=(1, 20000),
     ...                         random_state=3)
     >>> mu, sigma, ok = fit_truncnorm(x)
@@ -165,6 +170,44 @@ def fit_truncnorm(values: np.ndarray, *, skip: np.ndarray | None = None
             if not accepted[todo].any():
                 break
     sigma = np.exp(ls)
+    # Where Newton did not converge the supremum may lie on the family's boundary, the
+    # truncated exponential: keep whichever of the two has the higher likelihood.
+    stuck = active & ~converged
+    if stuck.any():
+        x = values.reshape(-1, values.shape[-1])
+        rate = _exponential_rate(mean)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            ll_newton = _mean_loglik(x, mu, sigma)
+            e_mu, e_sigma = rate * _LIMIT_SIGMA**2, np.full_like(rate, _LIMIT_SIGMA)
+            ll_limit = _mean_loglik(x, e_mu, e_sigma)
+        use_limit = stuck & (ll_limit > ll_newton)
+        mu, sigma = np.where(use_limit, e_mu, mu), np.where(use_limit, e_sigma, sigma)
+        converged = converged | use_limit
     nan = ~active
     mu, sigma = np.where(nan, np.nan, mu), np.where(nan, np.nan, sigma)
     return mu.reshape(shape), sigma.reshape(shape), converged.reshape(shape)
+
+
+#: σ representing the truncated-exponential limit (η₂ = −1/(2σ²) = −5e−7, negligible).
+_LIMIT_SIGMA = 1e3
+
+
+def _exponential_rate(mean: np.ndarray) -> np.ndarray:
+    """Rate λ of the density ∝ exp(λx) on [0, 1] whose mean is ``mean`` (its ML), by bisection."""
+    lo, hi = np.full(mean.shape, -1e4), np.full(mean.shape, 1e4)
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            small = np.abs(mid) < 1e-6
+            m = np.where(small, 0.5 + mid / 12, 1 / -np.expm1(-mid) - 1 / np.where(small, 1, mid))
+        below = m < mean
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    return (lo + hi) / 2
+
+
+def _mean_loglik(x: np.ndarray, mu: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+    """Mean log-likelihood of the rows of ``x`` (NaN skipped) under each (μ, σ)."""
+    mu, sigma = mu[:, np.newaxis], sigma[:, np.newaxis]
+    xi = (x - mu) / sigma
+    log_z = _log_mass(-mu / sigma, (1 - mu) / sigma)
+    return np.nanmean(-0.5 * xi * xi - _LOG_SQRT_2PI - np.log(sigma) - log_z, axis=-1)
