@@ -34,3 +34,12 @@ def test_bad_scheme_is_a_clean_error(capsys):
                  "--schemes", "raw,nope", "--no-progress"])
     assert code == 1
     assert "unknown scheme 'nope'" in capsys.readouterr().err
+
+
+def test_on_a_local_dask_cluster_same_table(capsys):
+    args = ["experiment", "split-half", "--data", "adhoc8_ap", "--trials", "4", "--seed", "1",
+            "--schemes", "raw", "--batch-size", "2", "--no-progress"]
+    assert main(args) == 0
+    local = capsys.readouterr().out
+    assert main([*args, "--workers", "1"]) == 0
+    assert capsys.readouterr().out == local

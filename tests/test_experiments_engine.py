@@ -102,3 +102,15 @@ def test_dask_cluster_gives_identical_numbers():
         remote = run_batches(_stats, idx, data=data, batch_size=4, client=client)
     for name in local:
         np.testing.assert_array_equal(remote[name], local[name])
+
+
+def test_single_threaded_blas_restores_the_thread_count():
+    from scorestd.experiments import blas
+
+    controls = blas._controls()
+    before = [getter() for _, getter in controls]
+    with blas.single_threaded_blas():
+        assert all(getter() == 1 for _, getter in controls)
+        x = np.random.default_rng(0).random((30, 20))
+        np.testing.assert_allclose(x.T @ x, np.einsum("ti,tj->ij", x, x))
+    assert [getter() for _, getter in controls] == before

@@ -9,7 +9,7 @@ measure); every function takes such a cube, or a 2-D (topic, system) array.
 ('topic', 'system', 'measure')
 """
 
-from . import datasets, io, models
+from . import datasets, experiments, io, models
 from .aggregation import aggregate, rank_systems
 from .correlation import correlation
 from .cube import cube, validate
@@ -58,6 +58,7 @@ __all__ = [
     "cube",
     "datasets",
     "describe",
+    "experiments",
     "fraction_significant",
     "from_dataframe",
     "io",

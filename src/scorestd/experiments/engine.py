@@ -12,7 +12,8 @@ separates the two steps:
    to a vectorised ``compute`` function and concatenates what it returns, optionally as
    tasks on a ``dask.distributed`` cluster. ``compute`` sees a batch axis first and
    treats every trial independently, so the numbers do not depend on the batch size
-   or on the number of workers; memory is bounded by the batch size.
+   or on the number of workers; memory is bounded by the batch size. Batches run with a
+   single-threaded BLAS (:mod:`scorestd.experiments.blas`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+
+from .blas import single_threaded_blas
 
 __all__ = ["batch_slices", "draw_trials", "run_batches"]
 
@@ -151,8 +154,9 @@ def run_batches(
     show = sys.stderr.isatty() if progress is None else bool(progress)
     if client is None:
         results = []
-        for sl in _progress(slices, show, desc):
-            results.append(compute(data, *(p[sl] for p in parts)))
+        with single_threaded_blas():
+            for sl in _progress(slices, show, desc):
+                results.append(compute(data, *(p[sl] for p in parts)))
     else:
         results = _run_on_cluster(compute, parts, slices, data, client, show, desc)
     return {name: np.concatenate([r[name] for r in results]) for name in results[0]}
@@ -165,11 +169,19 @@ def _run_on_cluster(compute, parts, slices, data, client, show, desc):
     # a one-element list, so that a tuple of arrays travels as one object
     shared = client.scatter([data], broadcast=True)[0] if data is not None else None
     futures = [
-        client.submit(compute, shared, *(p[sl] for p in parts), pure=False) for sl in slices
+        client.submit(_single_threaded_call, compute, shared, *(p[sl] for p in parts),
+                      pure=False)
+        for sl in slices
     ]
     for _ in _progress(as_completed(futures), show, desc, total=len(futures)):
         pass
     return client.gather(futures)
+
+
+def _single_threaded_call(compute, data, *indices):
+    """``compute`` on a worker, with its BLAS single-threaded (see :mod:`.blas`)."""
+    with single_threaded_blas():
+        return compute(data, *indices)
 
 
 def _progress(iterable, show: bool, desc: str | None, total: int | None = None):
