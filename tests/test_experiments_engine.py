@@ -97,7 +97,7 @@ def test_dask_cluster_gives_identical_numbers():
     idx = draw_trials(5, 30, _sample)
     local = run_batches(_stats, idx, data=data, batch_size=7)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         remote = run_batches(_stats, idx, data=data, batch_size=4, client=client)
     for name in local:

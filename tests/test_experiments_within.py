@@ -115,7 +115,7 @@ def test_dask_cluster_gives_identical_numbers(synthetic):
     local = within_collection(synthetic, schemes=["raw", "E"], n_topics=10, trials=9, seed=4,
                               batch_size=9).data
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         remote = within_collection(synthetic, schemes=["raw", "E"], n_topics=10, trials=9,
                                    seed=4, batch_size=2, client=client).data

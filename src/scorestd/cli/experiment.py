@@ -75,5 +75,5 @@ def _client(workers: int):
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         yield client
