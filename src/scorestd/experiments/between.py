@@ -24,9 +24,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..kernels.aggregate import aggregate_kernel
-from ..kernels.correlation import kendall_tau_b, pearson, tau_ap_b
 from ..kernels.t_decisions import count_significant_t, welch_t_all_pairs
+from ._common import AGREEMENT, ranking_agreement, shared_parameters, topic_means, topic_subsets
 from .engine import draw_trials, run_batches
 from .result import (
     ALPHAS,
@@ -64,7 +63,7 @@ class BetweenCollection(Experiment):
         ['tau_b', 'tau_ap_b', 'pearson', 'type1@0.01']
         """
         d = self.data.mean("trial")
-        frame = d[["tau_b", "tau_ap_b", "pearson"]].to_dataframe()
+        frame = d[list(AGREEMENT)].to_dataframe()
         for var in ("type1", "power"):
             for a in alphas:
                 frame[f"{var}@{a:g}"] = d[var].sel(alpha=a, method="nearest").to_series()
@@ -105,6 +104,7 @@ class BetweenCollection(Experiment):
         return fig
 
 
+@shared_parameters
 def between_collection(
     scores: Any,
     *,
@@ -122,22 +122,17 @@ def between_collection(
 
     Parameters
     ----------
-    scores : array_like or xarray.DataArray
-        A score cube (or 2-D topic × system array) without missing scores.
-    measure : str, optional
-        The measure to use when the cube has several.
+    {scores}
     schemes : sequence of str
         ``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or registered model names.
     n_topics : int, optional
         Topics in each of the two disjoint subsets; default ``min(50, T // 2)``.
     trials : int
         Number of trials (the paper runs 10,000).
-    seed : int
-        Root seed; trial ``k`` depends only on ``(seed, k)``.
+    {seed}
     alphas : sequence of float
         Significance levels.
-    batch_size, progress, client
-        See :func:`scorestd.experiments.engine.run_batches`.
+    {engine}
 
     Returns
     -------
@@ -177,9 +172,7 @@ def between_collection(
                         progress=progress, client=client, desc="between-collection")
     data = xr.Dataset(
         {
-            "tau_b": (("trial", "scheme"), stats["tau_b"]),
-            "tau_ap_b": (("trial", "scheme"), stats["tau_ap_b"]),
-            "pearson": (("trial", "scheme"), stats["pearson"]),
+            **{name: (("trial", "scheme"), stats[name]) for name in AGREEMENT},
             "type1": (("trial", "scheme", "alpha"), stats["type1"]),
             "power": (("trial", "scheme", "alpha"), stats["power"]),
         },
@@ -193,10 +186,8 @@ def between_collection(
 def _batch(data, topics):
     """Statistics of a batch of trials; ``topics`` is (batch, 2, n)."""
     stack, alphas = data
-    x1 = np.moveaxis(stack[:, topics[:, 0]], 0, 1)  # (batch, scheme, n, system)
-    x2 = np.moveaxis(stack[:, topics[:, 1]], 0, 1)
-    m1 = aggregate_kernel(x1, "am", axis=-2)
-    m2 = aggregate_kernel(x2, "am", axis=-2)
+    x1 = topic_subsets(stack, topics[:, 0])  # (batch, scheme, n, system)
+    x2 = topic_subsets(stack, topics[:, 1])
     t, df = welch_t_all_pairs(x1, x2)  # (batch, scheme, system, system)
     n_sys = t.shape[-1]
     # count every (i, j) at once, then take the diagonal (same system) out: cheaper
@@ -206,9 +197,7 @@ def _batch(data, topics):
     same = count_significant_t(np.diagonal(t, axis1=-2, axis2=-1),
                                np.diagonal(df, axis1=-2, axis2=-1), alphas)
     return {
-        "tau_b": kendall_tau_b(m2, m1),
-        "tau_ap_b": tau_ap_b(m2, m1),
-        "pearson": pearson(m2, m1),
+        **ranking_agreement(topic_means(x2), topic_means(x1)),
         "type1": same / n_sys,
         "power": (everything - same) / (n_sys * (n_sys - 1)),
     }

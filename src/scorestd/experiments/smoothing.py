@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b
 from ..kernels.smoothing import smooth_kernel
+from ._common import shared_parameters, topic_means
 from .engine import draw_trials, run_batches
 from .result import (
     Experiment,
@@ -90,6 +90,7 @@ class Smoothing(Experiment):
         return fig
 
 
+@shared_parameters
 def smoothing(
     scores: Any,
     *,
@@ -107,10 +108,7 @@ def smoothing(
 
     Parameters
     ----------
-    scores : array_like or xarray.DataArray
-        A score cube (or 2-D topic × system array) without missing scores.
-    measure : str, optional
-        The measure to use when the cube has several.
+    {scores}
     schemes : sequence of str
         ``"raw"`` and standardization schemes (``"z"``, ``"N"`` — the paper's
         standardized AP —, ``"U"``, ``"E"``).
@@ -120,10 +118,8 @@ def smoothing(
         Topics in each of Q_a, Q_b and Q_c (the paper uses 25).
     trials : int
         Number of trials (the paper runs 10,000).
-    seed : int
-        Root seed; trial ``k`` depends only on ``(seed, k)``.
-    batch_size, progress, client
-        See :func:`scorestd.experiments.engine.run_batches`.
+    {seed}
+    {engine}
 
     Returns
     -------
@@ -183,10 +179,6 @@ def _standardize(scheme: str, x: np.ndarray) -> np.ndarray:
     return x if kernel is None else kernel(x, x)
 
 
-def _mean(x: np.ndarray) -> np.ndarray:
-    return aggregate_kernel(x, "am", axis=-2)
-
-
 def _batch(data, topics, systems):
     """τ for a batch of trials; ``topics`` is (batch, 3, n), ``systems`` (batch, S)."""
     raw, schemes, alphas = data
@@ -196,15 +188,15 @@ def _batch(data, topics, systems):
     both = raw[np.concatenate([topics[:, 0], topics[:, 2]], axis=1)]
     tau, baseline = [], []
     for scheme in schemes:
-        truth = _mean(_standardize(scheme, raw))[None, None, :]
+        truth = topic_means(_standardize(scheme, raw))[None, None, :]
         prior = np.empty(systems.shape)
         for q, s in groups:  # S_x's means on Q_a and S_y's on Q_b, factors from them only
             part = raw[q[:, :, None], s[:, None, :]]  # (batch, n, |s|)
-            np.put_along_axis(prior, s, _mean(_standardize(scheme, part)), axis=1)
+            np.put_along_axis(prior, s, topic_means(_standardize(scheme, part)), axis=1)
         new = _standardize(scheme, q_c)[:, None]  # (batch, 1, n, S)
         smoothed = smooth_kernel(new, prior[:, None, :], alphas[:, None])  # Eq. 1
-        smoothed = _mean(smoothed)
+        smoothed = topic_means(smoothed)
         tau.append(kendall_tau_b(smoothed, np.broadcast_to(truth, smoothed.shape)))
-        base = _mean(_standardize(scheme, both))
+        base = topic_means(_standardize(scheme, both))
         baseline.append(kendall_tau_b(base, np.broadcast_to(truth[:, 0], base.shape)))
     return {"tau": np.stack(tau, axis=1), "tau_baseline": np.stack(baseline, axis=1)}

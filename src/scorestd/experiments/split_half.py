@@ -21,6 +21,7 @@ import xarray as xr
 
 from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
+from ._common import shared_parameters, topic_subsets
 from .engine import draw_trials, run_batches
 from .result import Experiment, design_attrs, save_figure, single_measure, title
 from .schemes import check_schemes, standardized_stack
@@ -102,6 +103,7 @@ class SplitHalf(Experiment):
         return fig
 
 
+@shared_parameters
 def split_half(
     scores: Any,
     *,
@@ -118,10 +120,7 @@ def split_half(
 
     Parameters
     ----------
-    scores : array_like or xarray.DataArray
-        A score cube (or 2-D topic × system array) without missing scores.
-    measure : str, optional
-        The measure to use when the cube has several.
+    {scores}
     schemes : sequence of str
         Scores to aggregate: ``"raw"`` and standardization schemes (``"N"`` is the
         paper's SP; see :mod:`scorestd.experiments.schemes`).
@@ -130,10 +129,8 @@ def split_half(
         (with their default ε: 0.01 for ``egm``/``ehm``, 10⁻⁵ for ``gm_trec_eval``).
     trials : int
         Number of random splits (the paper runs 10,000).
-    seed : int
-        Root seed; trial ``k`` depends only on ``(seed, k)``.
-    batch_size, progress, client
-        See :func:`scorestd.experiments.engine.run_batches`.
+    {seed}
+    {engine}
 
     Returns
     -------
@@ -196,7 +193,7 @@ def _check_methods(methods: Sequence[str]) -> tuple[str, ...]:
 def _batch(data, topics):
     """τ and ρ for a batch of splits; ``topics`` is (batch, 2, half)."""
     stack, methods = data
-    halves = [np.moveaxis(stack[:, topics[:, h]], 0, 1) for h in (0, 1)]  # (b, scheme, n, s)
+    halves = [topic_subsets(stack, topics[:, h]) for h in (0, 1)]  # (b, scheme, n, s)
     scores = [
         np.stack([aggregate_kernel(x, m, axis=-2) for m in methods], axis=-2)
         for x in halves

@@ -19,9 +19,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..kernels.aggregate import aggregate_kernel
-from ..kernels.correlation import kendall_tau_b, pearson, tau_ap_b
 from ..kernels.t_decisions import fraction_significant_t, paired_t_complete
+from ._common import AGREEMENT, ranking_agreement, shared_parameters, topic_means, topic_subsets
 from .engine import draw_trials, run_batches
 from .result import (
     ALPHAS,
@@ -58,7 +57,7 @@ class WithinCollection(Experiment):
         ['tau_b', 'tau_ap_b', 'pearson', 'power@0.01', 'power@0.05', 'power@0.1']
         """
         d = self.data.mean("trial")
-        frame = d[["tau_b", "tau_ap_b", "pearson"]].to_dataframe()
+        frame = d[list(AGREEMENT)].to_dataframe()
         for a in alphas:
             frame[f"power@{a:g}"] = d["power"].sel(alpha=a, method="nearest").to_series()
         return frame.loc[list(self.data["scheme"].values)]
@@ -93,6 +92,7 @@ class WithinCollection(Experiment):
         return fig
 
 
+@shared_parameters
 def within_collection(
     scores: Any,
     *,
@@ -110,22 +110,17 @@ def within_collection(
 
     Parameters
     ----------
-    scores : array_like or xarray.DataArray
-        A score cube (or 2-D topic × system array) without missing scores.
-    measure : str, optional
-        The measure to use when the cube has several.
+    {scores}
     schemes : sequence of str
         ``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or registered model names.
     n_topics : int
         Topics sampled per trial (without replacement; the paper uses 50).
     trials : int
         Number of trials (the paper runs 10,000).
-    seed : int
-        Root seed; trial ``k`` depends only on ``(seed, k)``.
+    {seed}
     alphas : sequence of float
         Significance levels of the power curves.
-    batch_size, progress, client
-        See :func:`scorestd.experiments.engine.run_batches`.
+    {engine}
 
     Returns
     -------
@@ -165,9 +160,7 @@ def within_collection(
                         progress=progress, client=client, desc="within-collection")
     data = xr.Dataset(
         {
-            "tau_b": (("trial", "scheme"), stats["tau_b"]),
-            "tau_ap_b": (("trial", "scheme"), stats["tau_ap_b"]),
-            "pearson": (("trial", "scheme"), stats["pearson"]),
+            **{name: (("trial", "scheme"), stats[name]) for name in AGREEMENT},
             "power": (("trial", "scheme", "alpha"), stats["power"]),
         },
         coords={"trial": np.arange(trials), "scheme": list(schemes), "alpha": alphas},
@@ -179,15 +172,12 @@ def within_collection(
 def _batch(data, topics):
     """Statistics of a batch of trials; ``topics`` is (batch, n)."""
     raw, stack, alphas = data
-    x = np.moveaxis(stack[:, topics], 0, 1)  # (batch, scheme, n, system)
-    means = aggregate_kernel(x, "am", axis=-2)  # (batch, scheme, system)
-    raw_means = np.broadcast_to(aggregate_kernel(raw[topics], "am", axis=-2)[:, None, :],
-                                means.shape)
+    x = topic_subsets(stack, topics)  # (batch, scheme, n, system)
+    means = topic_means(x)  # (batch, scheme, system)
+    raw_means = np.broadcast_to(topic_means(raw[topics])[:, None, :], means.shape)
     t, df = paired_t_complete(x)  # decisions from t: p-values would dominate the run time
     return {
-        "tau_b": kendall_tau_b(means, raw_means),
-        "tau_ap_b": tau_ap_b(means, raw_means),
-        "pearson": pearson(means, raw_means),
+        **ranking_agreement(means, raw_means),
         "power": fraction_significant_t(t, df, alphas),
     }
 

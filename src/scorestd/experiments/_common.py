@@ -1,0 +1,72 @@
+"""Pieces the experiment modules share: batch array helpers and parameter docs."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+
+from ..kernels.aggregate import aggregate_kernel
+from ..kernels.correlation import kendall_tau_b, pearson, tau_ap_b
+
+#: The statistics of :func:`ranking_agreement`, in the order the results list them.
+AGREEMENT = ("tau_b", "tau_ap_b", "pearson")
+
+#: Parameter descriptions every experiment function documents the same way.
+_PARAMETER_DOCS = {
+    "scores": """\
+scores : array_like or xarray.DataArray
+    A score cube (or 2-D topic × system array) without missing scores.
+measure : str, optional
+    The measure to use when the cube has several.""",
+    "seed": """\
+seed : int
+    Root seed; trial ``k`` depends only on ``(seed, k)``.""",
+    "engine": """\
+batch_size, progress, client
+    See :func:`scorestd.experiments.engine.run_batches`.""",
+}
+
+_MARKER = re.compile(r"^( *)\{(" + "|".join(_PARAMETER_DOCS) + r")\}$", flags=re.MULTILINE)
+
+F = TypeVar("F", bound=Callable)
+
+
+def shared_parameters(func: F) -> F:
+    """Replace the ``{scores}``, ``{seed}`` and ``{engine}`` lines of a docstring.
+
+    Each marker stands alone on its line and is replaced, at its indentation, by the
+    description of the parameters every experiment shares.
+    """
+    func.__doc__ = _MARKER.sub(
+        lambda m: textwrap.indent(_PARAMETER_DOCS[m.group(2)], m.group(1)), func.__doc__
+    )
+    return func
+
+
+def topic_subsets(stack: np.ndarray, topics: np.ndarray) -> np.ndarray:
+    """The ``(scheme, topic, system)`` stack on each trial's topics.
+
+    ``topics`` is ``(batch, n)``; the result is ``(batch, scheme, n, system)``.
+    """
+    return np.moveaxis(stack[:, topics], 0, 1)
+
+
+def topic_means(x: np.ndarray) -> np.ndarray:
+    """Mean score of every system over the topics (axis -2 of ``(..., topic, system)``)."""
+    return aggregate_kernel(x, "am", axis=-2)
+
+
+def ranking_agreement(x: np.ndarray, reference: np.ndarray) -> dict[str, np.ndarray]:
+    """Kendall τ_b, τ_AP,b and Pearson r of the system scores ``x`` against ``reference``.
+
+    τ_AP,b is not symmetric: ``reference`` is the ranking taken as the truth.
+    """
+    return {
+        "tau_b": kendall_tau_b(x, reference),
+        "tau_ap_b": tau_ap_b(x, reference),
+        "pearson": pearson(x, reference),
+    }
