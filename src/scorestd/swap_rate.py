@@ -26,9 +26,8 @@ from .experiments.result import (
     Experiment,
     check_positive,
     design_attrs,
-    save_figure,
+    finish_figure,
     single_measure,
-    title,
 )
 from .experiments.schemes import check_schemes, standardized_stack
 from .kernels.swap_rate import swap_counts
@@ -79,10 +78,7 @@ class SwapRate(Experiment):
             ax.set_xlabel("difference of means on set A (bin)")
             ax.set_ylabel("swap rate")
             ax.legend(fontsize="small")
-        fig.suptitle(title(self.data))
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_figure(fig, self.data, path)
 
 
 def _compute(data: dict[str, Any], perms: np.ndarray) -> dict[str, np.ndarray]:

@@ -28,6 +28,11 @@ seed : int
     "engine": """\
 batch_size, progress, client
     See :func:`scorestd.experiments.engine.run_batches`.""",
+    "figure": """\
+path : str or path-like, optional
+    Also save the figure there.
+**kwargs
+    Passed to :func:`matplotlib.pyplot.subplots`.""",
 }
 
 _MARKER = re.compile(r"^( *)\{(" + "|".join(_PARAMETER_DOCS) + r")\}$", flags=re.MULTILINE)
@@ -36,7 +41,7 @@ F = TypeVar("F", bound=Callable)
 
 
 def shared_parameters(func: F) -> F:
-    """Replace the ``{scores}``, ``{seed}`` and ``{engine}`` lines of a docstring.
+    """Replace the ``{scores}``, ``{seed}``, ``{engine}`` and ``{figure}`` lines of a docstring.
 
     Each marker stands alone on its line and is replaced, at its indentation, by the
     description of the parameters every experiment shares.

@@ -33,9 +33,8 @@ from .result import (
     check_positive,
     density_panel,
     design_attrs,
-    save_figure,
+    finish_figure,
     single_measure,
-    title,
 )
 from .schemes import URBANO2019_SCHEMES, check_schemes, standardized_stack
 
@@ -69,15 +68,13 @@ class BetweenCollection(Experiment):
                 frame[f"{var}@{a:g}"] = d[var].sel(alpha=a, method="nearest").to_series()
         return frame.loc[list(self.data["scheme"].values)]
 
+    @shared_parameters
     def plot(self, path: Any = None, **kwargs: Any):
         """Figure 3 of the paper: τ, τ_AP densities, Type I error and power against α.
 
         Parameters
         ----------
-        path : str or path-like, optional
-            Also save the figure there.
-        **kwargs
-            Passed to :func:`matplotlib.pyplot.subplots`.
+        {figure}
         """
         import matplotlib.pyplot as plt
 
@@ -98,10 +95,7 @@ class BetweenCollection(Experiment):
             ax.set_ylabel(label)
             ax.legend(fontsize="small")
         axes[2].set_yscale("log")
-        fig.suptitle(title(self.data))
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_figure(fig, self.data, path)
 
 
 @shared_parameters

@@ -87,6 +87,14 @@ def save_figure(fig, path: Any) -> None:
         fig.savefig(path, dpi=120, bbox_inches="tight")
 
 
+def finish_figure(fig, data: xr.Dataset, path: Any):
+    """Title ``fig`` after the experiment in ``data``, lay it out, save it to ``path``."""
+    fig.suptitle(title(data))
+    fig.tight_layout()
+    save_figure(fig, path)
+    return fig
+
+
 def density_panel(ax, samples: dict[str, np.ndarray], xlabel: str) -> None:
     """Kernel density of each sample with a rug at its mean (Urbano et al.'s panels)."""
     from scipy.stats import gaussian_kde

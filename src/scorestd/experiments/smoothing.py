@@ -31,9 +31,8 @@ from .result import (
     check_positive,
     density_panel,
     design_attrs,
-    save_figure,
+    finish_figure,
     single_measure,
-    title,
 )
 from .schemes import RAW, check_schemes, scheme_kernel, standardized_stack
 
@@ -84,10 +83,7 @@ class Smoothing(Experiment):
             samples["S×(Qa∪Qc)"] = self.data["tau_baseline"].sel(scheme=scheme).values
             density_panel(ax, samples, "τ to the all-topics ranking")
             ax.set_title(f"scores: {scheme}")
-        fig.suptitle(title(self.data))
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_figure(fig, self.data, path)
 
 
 @shared_parameters

@@ -23,7 +23,7 @@ from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
 from ._common import shared_parameters, topic_subsets
 from .engine import draw_trials, run_batches
-from .result import Experiment, design_attrs, save_figure, single_measure, title
+from .result import Experiment, design_attrs, finish_figure, single_measure
 from .schemes import check_schemes, standardized_stack
 
 __all__ = ["SplitHalf", "split_half"]
@@ -97,10 +97,7 @@ class SplitHalf(Experiment):
             ax.set_xlabel("Kendall's τ" if statistic == "tau" else "Pearson's ρ")
             ax.set_ylabel("density")
             ax.legend(fontsize="small")
-        fig.suptitle(title(self.data))
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_figure(fig, self.data, path)
 
 
 @shared_parameters

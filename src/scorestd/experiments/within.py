@@ -28,9 +28,8 @@ from .result import (
     check_positive,
     density_panel,
     design_attrs,
-    save_figure,
+    finish_figure,
     single_measure,
-    title,
 )
 from .schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
 
@@ -62,15 +61,13 @@ class WithinCollection(Experiment):
             frame[f"power@{a:g}"] = d["power"].sel(alpha=a, method="nearest").to_series()
         return frame.loc[list(self.data["scheme"].values)]
 
+    @shared_parameters
     def plot(self, path: Any = None, **kwargs: Any):
         """Figure 2 of the paper: τ and τ_AP densities (rugs at means) and power against α.
 
         Parameters
         ----------
-        path : str or path-like, optional
-            Also save the figure there.
-        **kwargs
-            Passed to :func:`matplotlib.pyplot.subplots`.
+        {figure}
         """
         import matplotlib.pyplot as plt
 
@@ -86,10 +83,7 @@ class WithinCollection(Experiment):
         axes[2].set_xlabel("significance level α")
         axes[2].set_ylabel("power (paired t-test)")
         axes[2].legend(fontsize="small")
-        fig.suptitle(title(self.data))
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_figure(fig, self.data, path)
 
 
 @shared_parameters
