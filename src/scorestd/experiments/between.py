@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
 from ..kernels.t_decisions import count_significant_t, welch_t_all_pairs
 from ._common import AGREEMENT, ranking_agreement, shared_parameters, topic_means, topic_subsets
@@ -32,9 +31,9 @@ from .result import (
     Experiment,
     check_positive,
     density_panel,
-    design_attrs,
     finish_figure,
     single_measure,
+    trial_dataset,
 )
 from .schemes import URBANO2019_SCHEMES, check_schemes, standardized_stack
 
@@ -164,17 +163,9 @@ def between_collection(
     )
     stats = run_batches(_batch, topics, data=(stack, alphas), batch_size=batch_size,
                         progress=progress, client=client, desc="between-collection")
-    data = xr.Dataset(
-        {
-            **{name: (("trial", "scheme"), stats[name]) for name in AGREEMENT},
-            "type1": (("trial", "scheme", "alpha"), stats["type1"]),
-            "power": (("trial", "scheme", "alpha"), stats["power"]),
-        },
-        coords={"trial": np.arange(trials), "scheme": list(schemes), "alpha": alphas},
-        attrs=design_attrs(cube, "between-collection", n_topics=n_topics, trials=trials,
-                           seed=seed),
-    )
-    return BetweenCollection(data)
+    return BetweenCollection(trial_dataset(
+        cube, "between-collection", stats, schemes=schemes, trials=trials, seed=seed,
+        coords={"alpha": alphas}, n_topics=n_topics))
 
 
 def _batch(data, topics):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,6 +125,30 @@ def design_attrs(cube: xr.DataArray, name: str, **sizes: Any) -> dict[str, Any]:
         "n_systems": int(cube.sizes["system"]),
         **sizes,
     }
+
+
+def trial_dataset(
+    cube: xr.DataArray,
+    name: str,
+    stats: dict[str, np.ndarray],
+    *,
+    schemes: Sequence[str],
+    trials: int,
+    seed: Any,
+    coords: dict[str, Any],
+    **sizes: Any,
+) -> xr.Dataset:
+    """The statistics of every trial as a Dataset over trial × scheme × the ``coords``.
+
+    A statistic's dims are the first ``ndim`` of ``("trial", "scheme", *coords)``;
+    ``attrs`` are :func:`design_attrs` with ``sizes``, ``trials`` and ``seed``.
+    """
+    dims = ("trial", "scheme", *coords)
+    return xr.Dataset(
+        {var: (dims[: values.ndim], values) for var, values in stats.items()},
+        coords={"trial": np.arange(trials), "scheme": list(schemes), **coords},
+        attrs=design_attrs(cube, name, **sizes, trials=trials, seed=seed),
+    )
 
 
 def title(data: xr.Dataset) -> str:

@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
 from ..kernels.correlation import kendall_tau_b
 from ..kernels.smoothing import smooth_kernel
@@ -30,9 +29,9 @@ from .result import (
     Experiment,
     check_positive,
     density_panel,
-    design_attrs,
     finish_figure,
     single_measure,
+    trial_dataset,
 )
 from .schemes import RAW, check_schemes, scheme_kernel, standardized_stack
 
@@ -158,15 +157,9 @@ def smoothing(
     indices = draw_trials(seed, trials, draw)
     stats = run_batches(_batch, indices, data=(raw, schemes, alphas), batch_size=batch_size,
                         progress=progress, client=client, desc="smoothing")
-    data = xr.Dataset(
-        {
-            "tau": (("trial", "scheme", "alpha"), stats["tau"]),
-            "tau_baseline": (("trial", "scheme"), stats["tau_baseline"]),
-        },
-        coords={"trial": np.arange(trials), "scheme": list(schemes), "alpha": alphas},
-        attrs=design_attrs(cube, "smoothing", n_topics=n_topics, trials=trials, seed=seed),
-    )
-    return Smoothing(data)
+    return Smoothing(trial_dataset(
+        cube, "smoothing", stats, schemes=schemes, trials=trials, seed=seed,
+        coords={"alpha": alphas}, n_topics=n_topics))
 
 
 def _standardize(scheme: str, x: np.ndarray) -> np.ndarray:

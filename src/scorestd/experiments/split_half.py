@@ -23,7 +23,7 @@ from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
 from ._common import shared_parameters, topic_subsets
 from .engine import draw_trials, run_batches
-from .result import Experiment, design_attrs, finish_figure, single_measure
+from .result import Experiment, finish_figure, single_measure, trial_dataset
 from .schemes import check_schemes, standardized_stack
 
 __all__ = ["SplitHalf", "split_half"]
@@ -161,20 +161,12 @@ def split_half(
     stats = run_batches(_batch, topics, data=(stack, methods), batch_size=batch_size,
                         progress=progress, client=client, desc="split-half")
     fixed = _fixed_splits(cube, stack, methods)
-    dims = ("trial", "scheme", "aggregation")
     fixed_dims = ("split", "scheme", "aggregation")
-    data = xr.Dataset(
-        {
-            "tau": (dims, stats["tau"]),
-            "pearson": (dims, stats["pearson"]),
-            "fixed_tau": (fixed_dims, fixed["tau"]),
-            "fixed_pearson": (fixed_dims, fixed["pearson"]),
-        },
-        coords={"trial": np.arange(trials), "scheme": list(schemes),
-                "aggregation": list(methods), "split": list(FIXED_SPLITS)},
-        attrs=design_attrs(cube, "split-half", n_topics=half, trials=trials, seed=seed),
-    )
-    return SplitHalf(data)
+    data = trial_dataset(cube, "split-half", stats, schemes=schemes, trials=trials, seed=seed,
+                         coords={"aggregation": list(methods)}, n_topics=half)
+    data = data.assign(fixed_tau=(fixed_dims, fixed["tau"]),
+                       fixed_pearson=(fixed_dims, fixed["pearson"]))
+    return SplitHalf(data.assign_coords(split=list(FIXED_SPLITS)))
 
 
 def _check_methods(methods: Sequence[str]) -> tuple[str, ...]:

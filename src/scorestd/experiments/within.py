@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
 from ..kernels.t_decisions import fraction_significant_t, paired_t_complete
 from ._common import AGREEMENT, ranking_agreement, shared_parameters, topic_means, topic_subsets
@@ -27,9 +26,9 @@ from .result import (
     Experiment,
     check_positive,
     density_panel,
-    design_attrs,
     finish_figure,
     single_measure,
+    trial_dataset,
 )
 from .schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
 
@@ -152,15 +151,9 @@ def within_collection(
                          lambda rng: rng.choice(n_topics_total, n_topics, replace=False))
     stats = run_batches(_batch, topics, data=(raw, stack, alphas), batch_size=batch_size,
                         progress=progress, client=client, desc="within-collection")
-    data = xr.Dataset(
-        {
-            **{name: (("trial", "scheme"), stats[name]) for name in AGREEMENT},
-            "power": (("trial", "scheme", "alpha"), stats["power"]),
-        },
-        coords={"trial": np.arange(trials), "scheme": list(schemes), "alpha": alphas},
-        attrs=design_attrs(cube, "within-collection", n_topics=n_topics, trials=trials, seed=seed),
-    )
-    return WithinCollection(data)
+    return WithinCollection(trial_dataset(
+        cube, "within-collection", stats, schemes=schemes, trials=trials, seed=seed,
+        coords={"alpha": alphas}, n_topics=n_topics))
 
 
 def _batch(data, topics):
