@@ -155,7 +155,10 @@ def smoothing(
         return topics, rng.permutation(n_systems)
 
     indices = draw_trials(seed, trials, draw)
-    stats = run_batches(_batch, indices, data=(raw, schemes, alphas), batch_size=batch_size,
+    # the whole-population ranking of each scheme: the same for every trial
+    truths = [topic_means(_standardize(scheme, raw)) for scheme in schemes]
+    data = (raw, schemes, truths, alphas)
+    stats = run_batches(_batch, indices, data=data, batch_size=batch_size,
                         progress=progress, client=client, desc="smoothing")
     return Smoothing(trial_dataset(
         cube, "smoothing", stats, schemes=schemes, trials=trials, seed=seed,
@@ -170,14 +173,14 @@ def _standardize(scheme: str, x: np.ndarray) -> np.ndarray:
 
 def _batch(data, topics, systems):
     """τ for a batch of trials; ``topics`` is (batch, 3, n), ``systems`` (batch, S)."""
-    raw, schemes, alphas = data
+    raw, schemes, truths, alphas = data
     n_x = systems.shape[1] // 2
     groups = ((topics[:, 0], systems[:, :n_x]), (topics[:, 1], systems[:, n_x:]))
     q_c = raw[topics[:, 2]]  # (batch, n, S): all systems on Q_c
     both = raw[np.concatenate([topics[:, 0], topics[:, 2]], axis=1)]
     tau, baseline = [], []
-    for scheme in schemes:
-        truth = topic_means(_standardize(scheme, raw))[None, None, :]
+    for scheme, truth in zip(schemes, truths, strict=True):
+        truth = truth[None, None, :]
         prior = np.empty(systems.shape)
         for q, s in groups:  # S_x's means on Q_a and S_y's on Q_b, factors from them only
             part = raw[q[:, :, None], s[:, None, :]]  # (batch, n, |s|)

@@ -13,7 +13,7 @@ computed on the scores being aggregated): Hard/Easy and Middle/Rest.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -29,7 +29,7 @@ from .schemes import check_schemes, standardized_stack
 __all__ = ["SplitHalf", "split_half"]
 
 Method = Literal["am", "gm", "egm", "gm_trec_eval", "hm", "ehm", "md"]
-METHODS: tuple[str, ...] = ("am", "gm", "egm", "gm_trec_eval", "hm", "ehm", "md")
+METHODS: tuple[str, ...] = get_args(Method)
 
 #: The deterministic splits and their column names in Ravana & Moffat's Table 3.
 FIXED_SPLITS = {"hard_easy": "Hard/Easy", "middle_rest": "Middle/Rest"}
