@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import numpy as np
+import pandas as pd
+import xarray as xr
 
 from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson, tau_ap_b
@@ -63,6 +65,22 @@ def topic_subsets(stack: np.ndarray, topics: np.ndarray) -> np.ndarray:
 def topic_means(x: np.ndarray) -> np.ndarray:
     """Mean score of every system over the topics (axis -2 of ``(..., topic, system)``)."""
     return aggregate_kernel(x, "am", axis=-2)
+
+
+def agreement_summary(
+    data: xr.Dataset, rates: Sequence[str], alphas: Sequence[float]
+) -> pd.DataFrame:
+    """Means over trials of the ranking agreement and of each rate at ``alphas``.
+
+    One row per scheme, in the order of ``data``; a rate's columns are ``"{rate}@{α}"``
+    with the α of ``data`` nearest to each of ``alphas``.
+    """
+    means = data.mean("trial")
+    frame = means[list(AGREEMENT)].to_dataframe()
+    for rate in rates:
+        for a in alphas:
+            frame[f"{rate}@{a:g}"] = means[rate].sel(alpha=a, method="nearest").to_series()
+    return frame.loc[list(data["scheme"].values)]
 
 
 def ranking_agreement(x: np.ndarray, reference: np.ndarray) -> dict[str, np.ndarray]:

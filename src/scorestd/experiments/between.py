@@ -24,7 +24,13 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.t_decisions import count_significant_t, welch_t_all_pairs
-from ._common import AGREEMENT, ranking_agreement, shared_parameters, topic_means, topic_subsets
+from ._common import (
+    agreement_summary,
+    ranking_agreement,
+    shared_parameters,
+    topic_means,
+    topic_subsets,
+)
 from .engine import draw_trials, run_batches
 from .result import (
     ALPHAS,
@@ -60,12 +66,7 @@ class BetweenCollection(Experiment):
         >>> list(res.summary().columns)[:4]
         ['tau_b', 'tau_ap_b', 'pearson', 'type1@0.01']
         """
-        d = self.data.mean("trial")
-        frame = d[list(AGREEMENT)].to_dataframe()
-        for var in ("type1", "power"):
-            for a in alphas:
-                frame[f"{var}@{a:g}"] = d[var].sel(alpha=a, method="nearest").to_series()
-        return frame.loc[list(self.data["scheme"].values)]
+        return agreement_summary(self.data, ("type1", "power"), alphas)
 
     @shared_parameters
     def plot(self, path: Any = None, **kwargs: Any):

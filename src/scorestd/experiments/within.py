@@ -19,7 +19,13 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.t_decisions import fraction_significant_t, paired_t_complete
-from ._common import AGREEMENT, ranking_agreement, shared_parameters, topic_means, topic_subsets
+from ._common import (
+    agreement_summary,
+    ranking_agreement,
+    shared_parameters,
+    topic_means,
+    topic_subsets,
+)
 from .engine import draw_trials, run_batches
 from .result import (
     ALPHAS,
@@ -54,11 +60,7 @@ class WithinCollection(Experiment):
         >>> list(res.summary().columns)
         ['tau_b', 'tau_ap_b', 'pearson', 'power@0.01', 'power@0.05', 'power@0.1']
         """
-        d = self.data.mean("trial")
-        frame = d[list(AGREEMENT)].to_dataframe()
-        for a in alphas:
-            frame[f"power@{a:g}"] = d["power"].sel(alpha=a, method="nearest").to_series()
-        return frame.loc[list(self.data["scheme"].values)]
+        return agreement_summary(self.data, ("power",), alphas)
 
     @shared_parameters
     def plot(self, path: Any = None, **kwargs: Any):
