@@ -41,6 +41,11 @@ def execute(nb: nbformat.NotebookNode, timeout: int) -> nbformat.NotebookNode:
     return nb
 
 
+def full_size_cell(note: str, figures: str) -> nbformat.NotebookNode:
+    """The closing "At full size" section: ``note`` on how they were recorded, then ``figures``."""
+    return md(f"## At full size\n\n{note}\n{figures}\n")
+
+
 def full_size_text(name: str) -> str:
     """The recorded full-size figures in ``name`` (next to this module), if recorded."""
     path = HERE / name

@@ -7,7 +7,7 @@ is written executed (outputs included) next to this script.
 from __future__ import annotations
 
 import nbformat
-from _nbbuild import HERE, code, execute, full_size_text, md, notebook
+from _nbbuild import HERE, code, execute, full_size_cell, full_size_text, md, notebook
 
 NAME = "ravana_moffat2009_aggregation.ipynb"
 
@@ -112,19 +112,14 @@ findings = {
 print(json.dumps(findings, indent=1))
 """
 
-FULL_SIZE = """\
-## At full size
-
-Recorded with 10,000 trials (`seed=2009`).
-{full}
-"""
+FULL_SIZE_NOTE = "Recorded with 10,000 trials (`seed=2009`)."
 
 
 def build(full_size: str = "") -> nbformat.NotebookNode:
     return notebook([
         md(INTRO), code(PARAMETERS, tags=("parameters",)), code(SETUP), md(SPLIT_MD),
         code(SPLIT), code(SPLIT_PLOT), md(SPLIT_NOTE), md(SMOOTH_MD), code(SMOOTH),
-        code(SMOOTH_PLOT), code(FINDINGS), md(FULL_SIZE.format(full=full_size))])
+        code(SMOOTH_PLOT), code(FINDINGS), full_size_cell(FULL_SIZE_NOTE, full_size)])
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ written executed (outputs included) next to this script.
 from __future__ import annotations
 
 import nbformat
-from _nbbuild import HERE, code, execute, full_size_text, md, notebook
+from _nbbuild import HERE, code, execute, full_size_cell, full_size_text, md, notebook
 
 NAME = "urbano2019_standardization.ipynb"
 
@@ -103,19 +103,14 @@ findings = {
 print(json.dumps(findings, indent=1))
 """
 
-FULL_SIZE = """\
-## At full size
-
-Recorded with 10,000 trials per experiment (`seed=2019`), means over trials.
-{full}
-"""
+FULL_SIZE_NOTE = "Recorded with 10,000 trials per experiment (`seed=2019`), means over trials."
 
 
 def build(full_size: str = "") -> nbformat.NotebookNode:
     return notebook([
         md(INTRO), code(PARAMETERS, tags=("parameters",)), code(SETUP), md(WITHIN_MD),
         code(WITHIN), code(WITHIN_PLOT), md(BETWEEN_MD), code(BETWEEN), code(BETWEEN_PLOT),
-        md(FINDINGS_MD), code(FINDINGS), md(FULL_SIZE.format(full=full_size))])
+        md(FINDINGS_MD), code(FINDINGS), full_size_cell(FULL_SIZE_NOTE, full_size)])
 
 
 def main() -> None:
