@@ -7,18 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import _nbbuild
 import nbformat
-from nbclient import NotebookClient
-
-HERE = Path(__file__).parent
-md = nbformat.v4.new_markdown_cell
+from _nbbuild import HERE, md
 
 
 def code(source: str, tags: tuple[str, ...] = ()) -> nbformat.NotebookNode:
-    cell = nbformat.v4.new_code_cell(source.strip())
-    if tags:
-        cell.metadata["tags"] = list(tags)
-    return cell
+    return _nbbuild.code(source.strip(), tags)
 
 
 CELLS = [
@@ -184,12 +179,9 @@ pd.Series(taus_smoothing, name="τ against all 99 topics").round(3)
 
 
 def build(path: Path = HERE / "aggregation.ipynb", execute: bool = True) -> Path:
-    nb = nbformat.v4.new_notebook(cells=CELLS)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
+    nb = _nbbuild.notebook(CELLS)
     if execute:
-        NotebookClient(nb, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(HERE)}}).execute()
+        _nbbuild.execute(nb, timeout=300)
     nbformat.write(nb, path)
     return path
 

@@ -5,16 +5,11 @@ Run from the repository root:  python notebooks/build_designing_a_test_collectio
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import _nbbuild
 import nbformat
-from nbclient import NotebookClient
+from _nbbuild import HERE, code, md
 
-HERE = Path(__file__).parent
 TARGET = HERE / "designing_a_test_collection.ipynb"
-
-md = nbformat.v4.new_markdown_cell
-code = nbformat.v4.new_code_cell
 
 CELLS = [
     md("""# Designing a test collection
@@ -120,12 +115,9 @@ _ = main(args)"""),
 
 
 def build(execute: bool = True) -> nbformat.NotebookNode:
-    nb = nbformat.v4.new_notebook(cells=CELLS)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
+    nb = _nbbuild.notebook(CELLS)
     if execute:
-        NotebookClient(nb, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(HERE)}}).execute()
+        _nbbuild.execute(nb, timeout=300)
     return nb
 
 

@@ -6,12 +6,9 @@ is written executed (outputs included) next to this script.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import nbformat
-from nbclient import NotebookClient
+from _nbbuild import HERE, code, execute, full_size_cell, full_size_text, md, notebook
 
-HERE = Path(__file__).parent
 NAME = "ravana_moffat2009_aggregation.ipynb"
 
 INTRO = """\
@@ -115,33 +112,19 @@ findings = {
 print(json.dumps(findings, indent=1))
 """
 
-FULL_SIZE = """\
-## At full size
-
-Recorded with 10,000 trials (`seed=2009`).
-{full}
-"""
+FULL_SIZE_NOTE = "Recorded with 10,000 trials (`seed=2009`)."
 
 
 def build(full_size: str = "") -> nbformat.NotebookNode:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
-    params = code(PARAMETERS)
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [md(INTRO), params, code(SETUP), md(SPLIT_MD), code(SPLIT), code(SPLIT_PLOT),
-                md(SPLIT_NOTE), md(SMOOTH_MD), code(SMOOTH), code(SMOOTH_PLOT), code(FINDINGS),
-                md(FULL_SIZE.format(full=full_size))]
-    return nb
+    return notebook([
+        md(INTRO), code(PARAMETERS, tags=("parameters",)), code(SETUP), md(SPLIT_MD),
+        code(SPLIT), code(SPLIT_PLOT), md(SPLIT_NOTE), md(SMOOTH_MD), code(SMOOTH),
+        code(SMOOTH_PLOT), code(FINDINGS), full_size_cell(FULL_SIZE_NOTE, full_size)])
 
 
 def main() -> None:
-    full = HERE / "ravana_moffat2009_full_size.md"
-    nb = build(full.read_text(encoding="utf-8") if full.exists() else "(not recorded yet)")
-    NotebookClient(nb, timeout=900, kernel_name="python3",
-                   resources={"metadata": {"path": str(HERE)}}).execute()
-    nbformat.write(nb, HERE / NAME)
+    nb = build(full_size_text("ravana_moffat2009_full_size.md"))
+    nbformat.write(execute(nb, timeout=900), HERE / NAME)
 
 
 if __name__ == "__main__":

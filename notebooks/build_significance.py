@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from _nbbuild import notebook
+from nbformat.v4 import new_code_cell, new_markdown_cell
 
 CELLS = [
     new_markdown_cell(
@@ -72,10 +73,7 @@ CELLS = [
 
 
 def build() -> nbformat.NotebookNode:
-    nb = new_notebook(cells=CELLS)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    return nb
+    return notebook(CELLS)
 
 
 if __name__ == "__main__":

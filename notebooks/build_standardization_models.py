@@ -7,12 +7,12 @@ committed executed (``--execute`` runs it with nbclient before writing).
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
+import _nbbuild
 import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from _nbbuild import HERE
+from nbformat.v4 import new_code_cell, new_markdown_cell
 
-HERE = Path(__file__).parent
 NOTEBOOK = HERE / "standardization_models.ipynb"
 
 CELLS = [
@@ -92,13 +92,9 @@ CELLS = [
 
 
 def build(execute: bool) -> None:
-    nb = new_notebook(cells=CELLS, metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nb = _nbbuild.notebook(CELLS)
     if execute:
-        from nbclient import NotebookClient
-
-        NotebookClient(nb, timeout=600, kernel_name="python3",
-                       resources={"metadata": {"path": str(HERE)}}).execute()
+        _nbbuild.execute(nb, timeout=600)
     nbformat.write(nb, NOTEBOOK)
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import matplotlib
+import nbformat
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
+from nbclient import NotebookClient
 
 import scorestd
 
@@ -38,3 +41,32 @@ def small_cube():
     rng = np.random.default_rng(20190721)
     values = rng.beta(2.0, 5.0, size=(12, 6, 2))
     return scorestd.cube(values, measures=["ap", "ndcg"], attrs={"collection": "synthetic"})
+
+
+NOTEBOOKS = Path(__file__).parents[1] / "notebooks"
+
+
+@pytest.fixture(scope="session")
+def run_notebook():
+    """A function that executes ``notebooks/<name>`` with nbclient and returns it, outputs included.
+
+    ``parameters`` replaces the source of the parameters cell (the cell tagged
+    ``parameters``, or the first code cell containing ``marker``), to run at reduced size;
+    ``path`` is the working directory of the kernel (default: ``notebooks/``).
+    """
+
+    def run(name: str, *, parameters: str | None = None, marker: str | None = None,
+            path: Path = NOTEBOOKS) -> nbformat.NotebookNode:
+        nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+        code = [cell for cell in nb.cells if cell.cell_type == "code"]
+        for cell in code:
+            cell.outputs = []
+        if parameters is not None:
+            next(cell for cell in code
+                 if (marker in cell.source if marker
+                     else "parameters" in cell.metadata.get("tags", []))).source = parameters
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(path)}}).execute()
+        return nb
+
+    return run

@@ -8,7 +8,6 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import pytest
-from nbclient import NotebookClient
 
 NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "aggregation.ipynb"
 
@@ -34,14 +33,8 @@ def check_table3c(nb):
 
 
 @pytest.mark.slow
-def test_notebook_executes_and_reproduces_table3c():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs = []
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
-    check_table3c(nb)
+def test_notebook_executes_and_reproduces_table3c(run_notebook):
+    check_table3c(run_notebook(NOTEBOOK.name))
 
 
 def test_committed_notebook_has_its_outputs():

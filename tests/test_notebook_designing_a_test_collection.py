@@ -7,7 +7,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 import scorestd
 from scorestd.power import design_variance
@@ -26,13 +25,10 @@ def _text(nb: nbformat.NotebookNode) -> str:
 
 
 @pytest.fixture(scope="module")
-def executed():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
+def executed(run_notebook):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SCORESTD_NOTEBOOK_REDUCED", "1")
-        NotebookClient(nb, timeout=600, kernel_name="python3",
-                       resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
-    return nb
+        return run_notebook(NOTEBOOK.name)
 
 
 @pytest.mark.slow

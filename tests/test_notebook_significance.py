@@ -8,7 +8,6 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
-from nbclient import NotebookClient
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
@@ -39,12 +38,9 @@ def check_values(text: str) -> None:
 
 
 @pytest.mark.slow
-def test_notebook_runs_and_reports_checked_values(tmp_path):
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    params = next(c for c in nb.cells if c.cell_type == "code" and "QUICK =" in c.source)
-    params.source = "QUICK = True"  # the reduced size
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+def test_notebook_runs_and_reports_checked_values(run_notebook, tmp_path):
+    nb = run_notebook(NOTEBOOK.name, parameters="QUICK = True",  # the reduced size
+                      marker="QUICK =", path=tmp_path)
     check_values(outputs_text(nb))
     assert any(out.get("output_type") == "display_data" and "image/png" in out.get("data", {})
                for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs)

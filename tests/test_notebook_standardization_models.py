@@ -7,7 +7,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 from scipy import stats
 
 import scorestd
@@ -16,12 +15,9 @@ NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "standardization_models.ipy
 
 
 @pytest.mark.slow
-def test_notebook_runs_and_reports_checked_values(tmp_path):
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    params = next(c for c in nb.cells if c.cell_type == "code" and "QUICK =" in c.source)
-    params.source = "QUICK = True"  # the reduced size
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+def test_notebook_runs_and_reports_checked_values(run_notebook, tmp_path):
+    nb = run_notebook(NOTEBOOK.name, parameters="QUICK = True",  # the reduced size
+                      marker="QUICK =", path=tmp_path)
     text = "\n".join(
         out.get("text", "") for cell in nb.cells if cell.cell_type == "code"
         for out in cell.outputs)

@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
-
-NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "urbano2019_standardization.ipynb"
 
 
 @pytest.mark.slow
-def test_notebook_reproduces_the_findings():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    params = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    params.source = "TRIALS = 40\nSEED = 2019\n"
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+def test_notebook_reproduces_the_findings(run_notebook):
+    nb = run_notebook("urbano2019_standardization.ipynb", parameters="TRIALS = 40\nSEED = 2019\n")
     text = "".join(o.get("text", "") for o in nb.cells[-2].outputs)
     findings = json.loads(text)
     assert findings["trials"] == 40

@@ -1,4 +1,4 @@
-"""Arguments shared by the design subcommands (power, topics): data, schemes, grids."""
+"""Arguments shared by the design subcommands (power, topics): data, schemes, variance."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from typing import Any
 import xarray as xr
 
 from ..errors import ScorestdError
-from ..io import FORMATS, load
+from ..io import load
 from ..power import design_variance
+from ._common import add_measure_and_format, split_list
 
 
 def add_collections_argument(parser: argparse.ArgumentParser) -> None:
@@ -17,22 +18,11 @@ def add_collections_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", metavar="DATA", nargs="*",
                         help="score files or bundled datasets; several are pooled "
                              "(Σ SS / Σ df)")
-    parser.add_argument("--measure", "-m", help="use only this measure")
-    parser.add_argument("--format", choices=FORMATS, help="input format (default: detect)")
+    add_measure_and_format(parser)
     parser.add_argument("--schemes", help="comma-separated scoring schemes, e.g. raw,N,U,E "
                                           "(default: raw scores only)")
     parser.add_argument("--variance", type=float,
                         help="use this variance instead of estimating it from DATA")
-
-
-def split_list(text: str | None, convert: Any = str) -> list[Any] | None:
-    """``"a,b"`` → ``[convert("a"), convert("b")]``; ``None`` stays ``None``."""
-    if text is None:
-        return None
-    try:
-        return [convert(part.strip()) for part in text.split(",") if part.strip()]
-    except ValueError as exc:
-        raise ScorestdError(f"cannot read the list {text!r}: {exc}") from None
 
 
 def variance_from_args(args: argparse.Namespace, test: str) -> Any:
@@ -56,14 +46,3 @@ def as_frame(result: Any, variance: Any, name: str) -> Any:
         return pd.DataFrame({"variance": [variance], name: [result]})
     frame = xr.Dataset({"variance": variance, name: result}).to_dataframe()
     return frame.drop(columns=[c for c in frame.columns if c not in ("variance", name)])
-
-
-def write_figure(result: Any, path: str | None) -> None:
-    """Save ``result.plot()`` to ``path`` (off-screen) when a path is given."""
-    if not path:
-        return
-    import matplotlib
-
-    matplotlib.use("Agg")
-    result.plot(path)
-    print(f"figure written to {path}")

@@ -12,15 +12,14 @@ from ..dims import MEASURE, SYSTEM
 from ..errors import ScorestdError
 from ..kernels.aggregate import DEFAULT_EPS, METHODS, ZeroPolicy
 from ..kernels.ranking import TieRule
-from ._common import add_data_argument, load_data, print_table
+from ._common import add_command, load_data, print_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "aggregate", help="system scores and ranks by AM, GM, εGM, HM, εHM or median",
+    p = add_command(
+        sub, "aggregate", run, help="system scores and ranks by AM, GM, εGM, HM, εHM or median",
         description="Aggregate per-topic scores into one score per system (Ravana & Moffat "
                     "2009) and rank the systems, best first.")
-    add_data_argument(p)
     p.add_argument("--method", choices=METHODS, default="am",
                    help="aggregation (default: am; egm is exp(mean(log(x+eps)))-eps, "
                         "gm_trec_eval is exp(mean(log(max(x,eps)))))")
@@ -33,7 +32,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="hm with a zero score: error (default) or a missing aggregate")
     p.add_argument("--ties", choices=get_args(TieRule), default="min",
                    help="ranks of tied systems (default: min, i.e. 1, 2, 2, 4)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,19 +7,18 @@ import argparse
 from ..dims import MEASURE
 from ..kernels.multiple import ADJUST_METHODS
 from ..significance import TESTS, compare
-from ._common import add_data_argument, load_data, print_table
+from ._common import add_command, load_data, print_table
 
 COLUMNS = ["system", "system2", "mean_diff", "effect_size", "ci_low", "ci_high", "statistic",
            "p_value", "p_adjusted", "n"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "compare", help="significance tests between systems",
+    p = add_command(
+        sub, "compare", run, help="significance tests between systems",
         description="Paired tests of every pair of systems (or each against --baseline): "
                     "mean difference, effect size (Cohen's d), confidence interval and "
                     "(adjusted) p-value, one table per measure.")
-    add_data_argument(p)
     p.add_argument("--baseline", "-b", metavar="RUN", help="compare every system against RUN")
     p.add_argument("--test", "-t", choices=TESTS, default="t", help="test (default: t)")
     p.add_argument("--correction", "-c", choices=(*ADJUST_METHODS, "none"), default="holm",
@@ -37,7 +36,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sort", choices=("pair", "p", "diff"), default="pair",
                    help="row order (default: pair order)")
     p.add_argument("--top", type=int, help="print only the first N rows per measure")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 
 from .. import datasets
-from ._common import print_table
+from ._common import add_command, print_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("datasets", help="list the bundled TREC collections",
-                       description="List the bundled TREC score collections.")
+    p = add_command(sub, "datasets", run, help="list the bundled TREC collections",
+                    description="List the bundled TREC score collections.", data=False)
     p.add_argument("--attribution", action="store_true",
                    help="print the data's attribution and licence instead")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

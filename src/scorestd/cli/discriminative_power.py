@@ -5,17 +5,15 @@ from __future__ import annotations
 import argparse
 
 from ..discriminative_power import discriminative_power
-from ._common import add_data_argument, load_data, print_table
-from ._design_args import split_list, write_figure
+from ._common import add_command, load_data, print_table, split_list, write_figure
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "discriminative-power", help="fraction of system pairs significant, per scheme",
+    p = add_command(
+        sub, "discriminative-power", run, help="fraction of system pairs significant, per scheme",
         description="Discriminative power (Sakai): a significance test on every pair of "
                     "systems, per measure and scoring scheme; prints the fraction of pairs "
                     "with p < α and optionally writes the ASL curves.")
-    add_data_argument(p)
     p.add_argument("--test", choices=["paired_t", "randomised_tukey"], default="paired_t",
                    help="paired t-tests or randomised Tukey HSD (default paired_t)")
     p.add_argument("--schemes", default="raw", help="comma-separated schemes, e.g. raw,N,U,E")
@@ -23,7 +21,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--B", type=int, default=1000, help="permutations of randomised Tukey HSD")
     p.add_argument("--seed", type=int, default=0, help="seed of randomised Tukey HSD")
     p.add_argument("--out", "-o", help="write the ASL curves to this file")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

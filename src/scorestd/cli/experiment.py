@@ -7,7 +7,7 @@ import contextlib
 
 from ..errors import ScorestdError
 from ..io import load
-from ._common import print_table
+from ._common import add_command, print_table, split_list, write_figure
 
 #: Experiment name → (function name in scorestd.experiments, default data, default measure).
 EXPERIMENTS = {
@@ -19,12 +19,12 @@ EXPERIMENTS = {
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "experiment", help="run a resampling experiment of the source papers",
+    p = add_command(
+        sub, "experiment", run, help="run a resampling experiment of the source papers",
         description="Run a resampling experiment, print its summary table and optionally "
                     "write its figure. within/between: Urbano, Lima & Hanjalic (2019); "
                     "split-half: Ravana & Moffat (2009); smoothing: Ravana, Park & Moffat "
-                    "(2009).")
+                    "(2009).", data=False)
     p.add_argument("name", choices=list(EXPERIMENTS), help="which experiment")
     p.add_argument("--data", help="score file or bundled dataset (default: robust2004; "
                                   "adhoc8_ap for split-half)")
@@ -37,7 +37,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
               "progress": not args.no_progress}
     if args.schemes:
-        kwargs["schemes"] = [s.strip() for s in args.schemes.split(",") if s.strip()]
+        kwargs["schemes"] = split_list(args.schemes)
     try:
         with _client(args.workers) as client:
             result = getattr(experiments, function)(cube, client=client, **kwargs)
@@ -57,12 +56,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']} "
           f"{result.data.attrs['measure']}, {args.trials} trials, seed {args.seed}")
     print_table(result.summary())
-    if args.out:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        result.plot(args.out)
-        print(f"figure written to {args.out}")
+    write_figure(result, args.out)
     return 0
 
 

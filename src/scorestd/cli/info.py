@@ -6,14 +6,12 @@ import argparse
 
 from ..describe import describe
 from ..dims import MEASURE, SYSTEM, TOPIC
-from ._common import add_data_argument, load_data, print_table
+from ._common import add_command, load_data, print_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("info", help="describe a score file or bundled dataset",
-                       description="Shape, measures, missing cells and a per-measure summary.")
-    add_data_argument(p)
-    p.set_defaults(func=run)
+    add_command(sub, "info", run, help="describe a score file or bundled dataset",
+                description="Shape, measures, missing cells and a per-measure summary.")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,21 +7,18 @@ import csv
 
 from ..errors import ScoreDataError
 from ..leave_one_out import leave_one_out
-from ._common import add_data_argument, load_data, print_table
-from ._design_args import split_list
+from ._common import add_command, load_data, print_table, split_list
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "leave-one-out", help="re-standardize each run (or group) against the others",
+    p = add_command(
+        sub, "leave-one-out", run, help="re-standardize each run (or group) against the others",
         description="Leave each run, or each group of runs, out of the standardization "
                     "reference, standardize it against the others and compare its mean and "
                     "rank with standardizing against all runs (Sakai 2016).")
-    add_data_argument(p)
     p.add_argument("--schemes", default="N,U,E", help="comma-separated schemes (default N,U,E)")
     p.add_argument("--groups", help="CSV file of run,group lines (e.g. run → team)")
     p.add_argument("--per-run", action="store_true", help="also print every run's changes")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 
 from ..power import solve_power
-from ._common import print_table
+from ._common import add_command, print_table
 from ._design_args import add_collections_argument, as_frame, variance_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "power", help="power of a test collection (solve for the quantity left out)",
+    p = add_command(
+        sub, "power", run, help="power of a test collection (solve for the quantity left out)",
         description="Power analysis on score data, built on statsmodels: give all but one "
                     "of --min-diff, --n-topics, --alpha (default 0.05) and --power and the "
                     "missing one is solved for, per measure and scheme. Use --alpha solve "
-                    "to solve for alpha.")
+                    "to solve for alpha.", data=False)
     add_collections_argument(p)
     p.add_argument("--test", choices=["paired_t", "unpaired_t", "anova"], default="paired_t",
                    help="test analysed (default paired_t)")
@@ -24,7 +24,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha", default="0.05", help="significance level, or 'solve'")
     p.add_argument("--power", type=float, help="target power 1 − β")
     p.add_argument("--n-systems", type=int, help="systems of the ANOVA (default: in DATA)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

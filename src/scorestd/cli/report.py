@@ -7,15 +7,15 @@ from pathlib import Path
 
 from ..models import DEGENERATE, model_names
 from ..report import DEFAULT_DATA, standardization_report
-from ._common import add_data_argument, load_data, print_table
+from ._common import add_command, add_data_argument, load_data, print_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "report", help="compare standardization models on a collection",
+    p = add_command(
+        sub, "report", run, help="compare standardization models on a collection",
         description="Standardize with every registered model; print each system's mean and "
                     "rank per model with Kendall's tau to the raw ranking, and write the "
-                    "Figure-1 plots (Urbano, Lima & Hanjalic 2019).")
+                    "Figure-1 plots (Urbano, Lima & Hanjalic 2019).", data=False)
     add_data_argument(p, optional_default=DEFAULT_DATA)
     p.add_argument("--out", default="scorestd-report", metavar="DIR",
                    help="folder for the plots (default: scorestd-report/)")
@@ -25,7 +25,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="policy for topics whose systems all score the same")
     p.add_argument("--top", type=int, metavar="N", help="print only the N best raw systems")
     p.add_argument("--no-plots", action="store_true", help="do not write the plots")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

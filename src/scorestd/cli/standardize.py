@@ -8,15 +8,14 @@ from ..factors import read_factors
 from ..io import load, save
 from ..models import DEGENERATE, model_names
 from ..standardize import standardize
-from ._common import add_data_argument, load_data
+from ._common import add_command, load_data
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "standardize", help="standardize scores per topic (N-std, U-std, E-std, ...)",
+    p = add_command(
+        sub, "standardize", run, help="standardize scores per topic (N-std, U-std, E-std, ...)",
         description="Fit a per-topic score distribution on reference systems (default: the "
                     "input itself) and write every score's standardized value y = F(x).")
-    add_data_argument(p)
     p.add_argument("output", metavar="OUT", help="output file (.nc netCDF, else long CSV)")
     p.add_argument("--model", default="empirical", choices=model_names(),
                    help="distribution model (default: empirical, i.e. E-std)")
@@ -30,7 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "unstandardized, mu=0 sigma=1 as the published code)")
     p.add_argument("--to", choices=("netcdf", "long", "matrix"),
                    help="output format (default: from the suffix)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

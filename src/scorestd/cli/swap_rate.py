@@ -5,18 +5,16 @@ from __future__ import annotations
 import argparse
 
 from ..swap_rate import swap_rate
-from ._common import add_data_argument, load_data, print_table
-from ._design_args import split_list, write_figure
+from ._common import add_command, load_data, print_table, split_list, write_figure
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "swap-rate", help="swap rates between disjoint topic sets (Voorhees & Buckley; Sakai)",
+    p = add_command(
+        sub, "swap-rate", run, help="swap rates between disjoint topic sets (Voorhees & Buckley; Sakai)",
         description="Split the topics into two disjoint sets of n topics many times, bin "
                     "system pairs by their difference in mean score on the first set and "
                     "count how often the second set orders them the other way; prints the "
                     "smallest difference with a swap rate below the threshold for each n.")
-    add_data_argument(p)
     p.add_argument("--schemes", default="raw", help="comma-separated schemes, e.g. raw,N,U,E")
     p.add_argument("--sizes", help="comma-separated topic set sizes (default 5, 10, … T/2)")
     p.add_argument("--trials", type=int, default=1000, help="number of trials (default 1000)")
@@ -25,7 +23,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threshold", type=float, default=0.05, help="swap rate bound (default 0.05)")
     p.add_argument("--out", "-o", help="write the swap-rate curves to this file")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 
 from ..topic_set_size import topic_set_size
-from ._common import print_table
-from ._design_args import add_collections_argument, split_list, variance_from_args
+from ._common import add_command, print_table, split_list
+from ._design_args import add_collections_argument, variance_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "topics", help="topic set size design: topics needed for a test, per scheme",
+    p = add_command(
+        sub, "topics", run, help="topic set size design: topics needed for a test, per scheme",
         description="Number of topics a new collection needs (Sakai, Topic set size design, "
                     "IRJ 2016) for the paired t-test, one-way ANOVA or a confidence interval "
                     "of given width, with the variance estimated (pooled) from DATA. Lists "
-                    "are comma-separated and form a grid.")
+                    "are comma-separated and form a grid.", data=False)
     add_collections_argument(p)
     p.add_argument("--test", choices=["paired_t", "anova", "ci"], default="paired_t",
                    help="design (default paired_t)")
@@ -27,7 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n-systems", default="2", help="m value(s) for anova (default 2)")
     p.add_argument("--method", choices=["sakai", "exact"], default="sakai",
                    help="Sakai's approximations or exact noncentral t/F (default sakai)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
