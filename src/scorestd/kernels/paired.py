@@ -24,6 +24,7 @@ __all__ = [
     "PairedMoments",
     "check_alternative",
     "check_nan_policy",
+    "complete_pair_moments",
     "pair_differences",
     "pair_indices",
     "paired_moments",
@@ -185,7 +186,7 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
     i, j = resolve_pairs(x.shape[-1], pairs)
     mask = ~np.isnan(x)
     if mask.all():
-        mean, var, n_ij, scale = _complete_moments(x, i, j)
+        mean, var, n_ij, scale = complete_pair_moments(x, i, j)
     else:
         mean, var, n_ij, scale = _masked_moments(x, mask, i, j)
     # Rounding leaves ~1e-17 instead of 0 for identical systems: recompute those.
@@ -205,13 +206,34 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
     return PairedMoments(mean, sd, n_ij.astype(np.int64))
 
 
-def _complete_moments(x, i, j):
-    # No missing scores: var(x_i − x_j) = C_ii + C_jj − 2 C_ij from one S × S
-    # matrix of centred cross-products per batch element.
-    t = x.shape[-2]
+def complete_pair_moments(x: np.ndarray, i: np.ndarray, j: np.ndarray):
+    """Moments of the differences x_i − x_j of complete scores ``(..., T, S)``.
+
+    var(x_i − x_j) = C_ii + C_jj − 2 C_ij from one S × S matrix C of centred
+    cross-products per batch element. No NaN check: the scores must be complete.
+
+    Returns
+    -------
+    mean, var, n, scale : numpy.ndarray
+        Mean and variance (n − 1) of the differences and the number of topics, each
+        ``(..., P)``; ``scale`` is each system's mean squared deviation ``(..., S)``.
+
+    Examples
+    --------
+    >>> mean, var, n, _ = complete_pair_moments(np.array([[0.5, 0.3], [0.7, 0.4]]),
+    ...                                         np.array([0]), np.array([1]))
+    >>> mean.round(3).tolist(), var.round(3).tolist(), n.tolist()
+    ([0.25], [0.005], [2.0])
+    """
+    t, s = x.shape[-2:]
     centre = x.mean(axis=-2, keepdims=True)
-    z = x - centre
-    g = np.swapaxes(z, -1, -2) @ z
+    z = (x - centre).reshape(-1, t, s)
+    # one S × S cross-product per batch element; a loop of 2-D products is several
+    # times faster than numpy's stacked matmul for these small matrices
+    g = np.empty((z.shape[0], s, s))
+    for b in range(z.shape[0]):
+        g[b] = z[b].T @ z[b]  # (np.dot with out= skips BLAS)
+    g = g.reshape(*x.shape[:-2], s, s)
     diag = g.diagonal(axis1=-2, axis2=-1)
     var = np.maximum(diag[..., i] + diag[..., j] - 2.0 * g[..., i, j], 0.0) / (t - 1)
     c = centre[..., 0, :]

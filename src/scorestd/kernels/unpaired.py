@@ -11,7 +11,7 @@ import numpy as np
 
 from .paired import Alternative, check_alternative, pvalue_from_t, topics_last_but_one
 
-__all__ = ["system_moments", "unpaired_t_all_pairs"]
+__all__ = ["system_moments", "unpaired_t_all_pairs", "unpaired_t_statistic"]
 
 
 def system_moments(x, axis_topic: int = -2):
@@ -76,6 +76,39 @@ def unpaired_t_all_pairs(
     [[0.655, -0.655], [4.583, 3.273]]
     """
     check_alternative(alternative)
+    diff, se, df = _difference_se_df(x1, x2, equal_var, axis_topic)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = diff / se
+    p = pvalue_from_t(t, df, alternative)
+    p = np.where((se == 0) & (diff == 0), 1.0, p)
+    return (t, p, df) if return_df else (t, p)
+
+
+def unpaired_t_statistic(x1, x2, equal_var: bool = False, *, axis_topic: int = -2):
+    """t statistics and degrees of freedom of :func:`unpaired_t_all_pairs`, without p-values.
+
+    For studies that only compare ``|t|`` with critical values (p-values cost more
+    than the statistics). Two constant samples with equal means give t = NaN.
+
+    Returns
+    -------
+    t, df : numpy.ndarray
+        Each ``(..., S, S)``, as in :func:`unpaired_t_all_pairs`.
+
+    Examples
+    --------
+    >>> t, df = unpaired_t_statistic([[0.2, 0.4], [0.3, 0.6], [0.1, 0.5]],
+    ...                              [[0.1, 0.3], [0.2, 0.2]])
+    >>> t.round(3).tolist()
+    [[0.655, -0.655], [4.583, 3.273]]
+    """
+    diff, se, df = _difference_se_df(x1, x2, equal_var, axis_topic)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return diff / se, df
+
+
+def _difference_se_df(x1, x2, equal_var: bool, axis_topic: int):
+    """Mean difference, its standard error and the df of every pair (i on x1, j on x2)."""
     m1, v1, n1 = system_moments(x1, axis_topic)
     m2, v2, n2 = system_moments(x2, axis_topic)
     if m1.shape != m2.shape:
@@ -94,7 +127,4 @@ def unpaired_t_all_pairs(
         else:
             se = np.sqrt(a + b)
             df = (a + b) ** 2 / (a * a / (n1[..., :, None] - 1) + b * b / (n2[..., None, :] - 1))
-        t = diff / se
-    p = pvalue_from_t(t, df, alternative)
-    p = np.where((se == 0) & (diff == 0), 1.0, p)
-    return (t, p, df) if return_df else (t, p)
+    return diff, se, df
