@@ -30,6 +30,7 @@ __all__ = [
     "paired_moments",
     "paired_t_all_pairs",
     "pvalue_from_t",
+    "scores_and_pairs",
     "topics_last_but_one",
 ]
 
@@ -117,6 +118,20 @@ def resolve_pairs(n_systems: int, pairs) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
+def scores_and_pairs(x, axis_topic: int, pairs, nan_policy: str):
+    """Scores as :func:`topics_last_but_one` gives them and the pairs of :func:`resolve_pairs`.
+
+    Examples
+    --------
+    >>> x, i, j = scores_and_pairs([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], -2, None, "omit")
+    >>> x.shape, i.tolist(), j.tolist()
+    ((2, 3), [0, 0, 1], [1, 2, 2])
+    """
+    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
+    i, j = resolve_pairs(x.shape[-1], pairs)
+    return x, i, j
+
+
 def pair_differences(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "omit"):
     """Differences x_i − x_j of the pairs, ``(..., T, P)`` (NaN where either is missing).
 
@@ -136,8 +151,7 @@ def pair_differences(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "
     >>> pair_differences([[0.5, 0.25, 0.0], [0.5, 0.5, 1.0]]).tolist()
     [[0.25, 0.5, 0.25], [0.0, -0.5, -0.5]]
     """
-    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
-    i, j = resolve_pairs(x.shape[-1], pairs)
+    x, i, j = scores_and_pairs(x, axis_topic, pairs, nan_policy)
     return x[..., i] - x[..., j]
 
 
@@ -182,8 +196,7 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
     >>> m.mean.tolist(), m.n.tolist()
     ([0.25], [2])
     """
-    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
-    i, j = resolve_pairs(x.shape[-1], pairs)
+    x, i, j = scores_and_pairs(x, axis_topic, pairs, nan_policy)
     mask = ~np.isnan(x)
     if mask.all():
         mean, var, n_ij, scale = complete_pair_moments(x, i, j)
