@@ -21,6 +21,7 @@ import pandas as pd
 import xarray as xr
 
 from ._options import check_option
+from ._scheme_tables import by_measure_and_scheme, measure_panels
 from .cube import validate
 from .dims import MEASURE, SYSTEM
 from .errors import ScoreDataError, ScorestdError
@@ -59,7 +60,7 @@ class DiscriminativePower(Experiment):
         """
         frame = self.data["fraction"].to_dataframe()["fraction"].unstack("alpha")
         frame.columns = [f"alpha={a:g}" for a in frame.columns]
-        return frame.reorder_levels([MEASURE, "scheme"]).sort_index(level=0, sort_remaining=False)
+        return by_measure_and_scheme(frame)
 
     def plot(self, path: Any = None, *, alpha: float | None = 0.05):
         """ASL curves: p-value against pair rank, one line per scheme, a panel per measure.
@@ -68,12 +69,8 @@ class DiscriminativePower(Experiment):
         -------
         matplotlib.figure.Figure
         """
-        import matplotlib.pyplot as plt
-
-        measures = self.data[MEASURE].values
-        fig, axes = plt.subplots(1, len(measures), figsize=(4.5 * len(measures), 3.5),
-                                 squeeze=False)
-        for ax, m in zip(axes[0], measures, strict=True):
+        fig, panels = measure_panels(self.data[MEASURE].values, 4.5, 3.5)
+        for ax, m in panels:
             for scheme in self.data["scheme"].values:
                 curve = self.data["asl"].sel(scheme=scheme, measure=m)
                 ax.plot(curve["rank"].values, curve.values, label=str(scheme))
