@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pandas as pd
 
 from .dims import MEASURE
+from .experiments.result import save_figure
 
-__all__ = ["by_measure_and_scheme", "measure_panels"]
+__all__ = ["by_measure_and_scheme", "finish_panels", "measure_panels"]
 
 
 def by_measure_and_scheme(frame: pd.DataFrame) -> pd.DataFrame:
@@ -42,3 +44,18 @@ def measure_panels(measures: Sequence, width: float, height: float) -> tuple[obj
     fig, axes = plt.subplots(1, len(measures), figsize=(width * len(measures), height),
                              squeeze=False)
     return fig, zip(axes[0], measures, strict=True)
+
+
+def finish_panels(fig, path: Any = None):
+    """Lay out the panels of :func:`measure_panels`, save to ``path`` (if given), return ``fig``.
+
+    Examples
+    --------
+    >>> fig, _ = measure_panels(["ap"], 4, 3)
+    >>> finish_panels(fig) is fig
+    True
+    >>> import matplotlib.pyplot as plt; plt.close(fig)
+    """
+    fig.tight_layout()
+    save_figure(fig, path)
+    return fig

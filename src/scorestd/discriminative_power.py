@@ -21,11 +21,11 @@ import pandas as pd
 import xarray as xr
 
 from ._options import check_option
-from ._scheme_tables import by_measure_and_scheme, measure_panels
+from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
 from .cube import validate
 from .dims import MEASURE, SYSTEM
 from .errors import ScoreDataError, ScorestdError
-from .experiments.result import Experiment, save_figure
+from .experiments.result import Experiment
 from .experiments.schemes import check_schemes, standardized_stack
 from .kernels.decisions import fraction_significant
 from .kernels.multiple import randomised_tukey_hsd_all_pairs
@@ -80,9 +80,7 @@ class DiscriminativePower(Experiment):
             ax.set_xlabel("system pair, sorted by p-value")
             ax.set_ylabel("achieved significance level")
             ax.legend(fontsize="small")
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_panels(fig, path)
 
 
 def discriminative_power(

@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._scheme_tables import by_measure_and_scheme, measure_panels
+from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
 from .cube import validate
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError
-from .experiments.result import Experiment, save_figure
+from .experiments.result import Experiment
 from .experiments.schemes import check_schemes, model_name
 from .kernels.correlation import kendall_tau_b
 
@@ -80,9 +80,7 @@ class LeaveOneOut(Experiment):
             ax.set_ylabel("standardized mean, left out")
             ax.set_title(str(m))
             ax.legend(fontsize="small")
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_panels(fig, path)
 
 
 def leave_one_out(
