@@ -250,7 +250,7 @@ def complete_pair_moments(x: np.ndarray, i: np.ndarray, j: np.ndarray):
     diag = g.diagonal(axis1=-2, axis2=-1)
     var = np.maximum(diag[..., i] + diag[..., j] - 2.0 * g[..., i, j], 0.0) / (t - 1)
     c = centre[..., 0, :]
-    n_ij = np.full(var.shape, float(t))
+    n_ij = np.broadcast_to(float(t), var.shape)  # read-only: every pair has all T topics
     return c[..., i] - c[..., j], var, n_ij, diag / t
 
 
