@@ -96,10 +96,12 @@ def unpaired_t_statistic(x1, x2, equal_var: bool = False, *, axis_topic: int = -
 
     Examples
     --------
+    Student's test of 3 against 2 topics (df = 3 + 2 − 2):
+
     >>> t, df = unpaired_t_statistic([[0.2, 0.4], [0.3, 0.6], [0.1, 0.5]],
-    ...                              [[0.1, 0.3], [0.2, 0.2]])
-    >>> t.round(3).tolist()
-    [[0.655, -0.655], [4.583, 3.273]]
+    ...                              [[0.1, 0.3], [0.2, 0.2]], equal_var=True)
+    >>> t.round(3).tolist(), df.tolist()
+    ([[0.6, -0.6], [4.2, 3.0]], [[3.0, 3.0], [3.0, 3.0]])
     """
     t, df, _ = _t_df_se2(x1, x2, equal_var, axis_topic)
     return t, df
