@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import xarray as xr
 
+from ._cells import cell_label, first_cell
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError
 from .kernels.paired import pair_indices
@@ -38,10 +39,8 @@ def raise_on_nan(cube: xr.DataArray, why: str) -> None:
     """Raise ScoreDataError naming the first missing score of a cube."""
     missing = np.isnan(cube.transpose(TOPIC, SYSTEM, MEASURE).values)
     if missing.any():
-        t, s, m = (int(k[0]) for k in np.nonzero(missing))
         raise ScoreDataError(
-            f"missing score at topic {str(cube[TOPIC].values[t])!r}, system "
-            f"{str(cube[SYSTEM].values[s])!r}, measure {str(cube[MEASURE].values[m])!r} ({why}; "
+            f"missing score at {cell_label(cube, *first_cell(missing))} ({why}; "
             f"{int(missing.sum())} missing in all)"
         )
 

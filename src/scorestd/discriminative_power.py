@@ -21,10 +21,11 @@ import pandas as pd
 import xarray as xr
 
 from ._options import check_option
+from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
 from .cube import validate
 from .dims import MEASURE, SYSTEM
 from .errors import ScoreDataError, ScorestdError
-from .experiments.result import Experiment, save_figure
+from .experiments.result import Experiment
 from .experiments.schemes import check_schemes, standardized_stack
 from .kernels.decisions import fraction_significant
 from .kernels.multiple import randomised_tukey_hsd_all_pairs
@@ -59,7 +60,7 @@ class DiscriminativePower(Experiment):
         """
         frame = self.data["fraction"].to_dataframe()["fraction"].unstack("alpha")
         frame.columns = [f"alpha={a:g}" for a in frame.columns]
-        return frame.reorder_levels([MEASURE, "scheme"]).sort_index(level=0, sort_remaining=False)
+        return by_measure_and_scheme(frame)
 
     def plot(self, path: Any = None, *, alpha: float | None = 0.05):
         """ASL curves: p-value against pair rank, one line per scheme, a panel per measure.
@@ -68,12 +69,8 @@ class DiscriminativePower(Experiment):
         -------
         matplotlib.figure.Figure
         """
-        import matplotlib.pyplot as plt
-
-        measures = self.data[MEASURE].values
-        fig, axes = plt.subplots(1, len(measures), figsize=(4.5 * len(measures), 3.5),
-                                 squeeze=False)
-        for ax, m in zip(axes[0], measures, strict=True):
+        fig, panels = measure_panels(self.data[MEASURE].values, 4.5, 3.5)
+        for ax, m in panels:
             for scheme in self.data["scheme"].values:
                 curve = self.data["asl"].sel(scheme=scheme, measure=m)
                 ax.plot(curve["rank"].values, curve.values, label=str(scheme))
@@ -83,9 +80,7 @@ class DiscriminativePower(Experiment):
             ax.set_xlabel("system pair, sorted by p-value")
             ax.set_ylabel("achieved significance level")
             ax.legend(fontsize="small")
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_panels(fig, path)
 
 
 def discriminative_power(

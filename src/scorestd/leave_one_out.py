@@ -16,10 +16,11 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
 from .cube import validate
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError
-from .experiments.result import Experiment, save_figure
+from .experiments.result import Experiment
 from .experiments.schemes import check_schemes, model_name
 from .kernels.correlation import kendall_tau_b
 
@@ -58,7 +59,7 @@ class LeaveOneOut(Experiment):
                                   input_core_dims=[[SYSTEM], [SYSTEM]]),
         })
         frame = stats.to_dataframe()[list(stats.data_vars)]
-        return frame.reorder_levels([MEASURE, "scheme"]).sort_index(level=0, sort_remaining=False)
+        return by_measure_and_scheme(frame)
 
     def plot(self, path: Any = None):
         """Standardized mean with all runs against leave-one-out, a panel per measure.
@@ -67,12 +68,8 @@ class LeaveOneOut(Experiment):
         -------
         matplotlib.figure.Figure
         """
-        import matplotlib.pyplot as plt
-
-        measures = self.data[MEASURE].values
-        fig, axes = plt.subplots(1, len(measures), figsize=(4 * len(measures), 3.8),
-                                 squeeze=False)
-        for ax, m in zip(axes[0], measures, strict=True):
+        fig, panels = measure_panels(self.data[MEASURE].values, 4, 3.8)
+        for ax, m in panels:
             for scheme in self.data["scheme"].values:
                 sel = self.data.sel(scheme=scheme, measure=m)
                 ax.scatter(sel["mean_all"], sel["mean_loo"], s=10, label=str(scheme))
@@ -83,9 +80,7 @@ class LeaveOneOut(Experiment):
             ax.set_ylabel("standardized mean, left out")
             ax.set_title(str(m))
             ax.legend(fontsize="small")
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
+        return finish_panels(fig, path)
 
 
 def leave_one_out(

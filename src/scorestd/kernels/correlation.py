@@ -47,8 +47,13 @@ def _prepare(x, y, axis):
     return x, y
 
 
-def _chunked(fn: Callable, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Apply ``fn`` (2-D (B, S) batch → (B,)) over the flattened batch in chunks."""
+def _batched_coefficient(fn: Callable, x, y, axis) -> np.ndarray:
+    """Apply ``fn`` (2-D (B, S) batch → (B,)) over the flattened batch in chunks.
+
+    For the O(S²) coefficients: checks ``x`` and ``y`` (:func:`_prepare`), gives NaN
+    to batch elements with a NaN and bounds the S × S cells held at once.
+    """
+    x, y = _prepare(x, y, axis)
     batch_shape = x.shape[:-1]
     s = x.shape[-1]
     xf = x.reshape(-1, s)
@@ -100,13 +105,11 @@ def kendall_tau_a(x, y, axis=-1):
     >>> float(kendall_tau_a([1, 2, 3, 4], [1, 3, 2, 4]))
     0.666...
     """
-    x, y = _prepare(x, y, axis)
-
     def fn(a, b):
         cd, n0, _, _ = _kendall_counts(a, b)
         return cd / n0
 
-    return _chunked(fn, x, y)
+    return _batched_coefficient(fn, x, y, axis)
 
 
 def kendall_tau_b(x, y, axis=-1):
@@ -134,14 +137,12 @@ def kendall_tau_b(x, y, axis=-1):
     >>> kendall_tau_b([[1, 2, 3], [1, 2, 3]], [[1, 2, 3], [3, 2, 1]]).tolist()
     [1.0, -1.0]
     """
-    x, y = _prepare(x, y, axis)
-
     def fn(a, b):
         cd, n0, n1, n2 = _kendall_counts(a, b)
         with np.errstate(invalid="ignore", divide="ignore"):
             return cd / np.sqrt((n0 - n1) * (n0 - n2))
 
-    return _chunked(fn, x, y)
+    return _batched_coefficient(fn, x, y, axis)
 
 
 def kendall_tau(x, y, axis=-1):
@@ -204,14 +205,12 @@ def tau_ap(x, y, axis=-1):
     >>> float(tau_ap([0.9, 0.8, 0.7, 0.6], [0.8, 0.9, 0.7, 0.6]))
     0.333...
     """
-    x, y = _prepare(x, y, axis)
-
     def fn(a, b):
         out = _tau_ap_no_ties(a, b)
         out[_has_ties(a) | _has_ties(b)] = np.nan
         return out
 
-    return _chunked(fn, x, y)
+    return _batched_coefficient(fn, x, y, axis)
 
 
 def _harmonic(n: int) -> np.ndarray:
@@ -264,14 +263,12 @@ def tau_ap_a(x, y, axis=-1):
     >>> float(tau_ap_a([0.9, 0.8, 0.8, 0.6], [0.9, 0.8, 0.7, 0.6]))
     0.833...
     """
-    x, y = _prepare(x, y, axis)
-
     def fn(a, b):
         out = _tau_ap_a_kernel(a, b)
         out[_has_ties(b)] = np.nan
         return out
 
-    return _chunked(fn, x, y)
+    return _batched_coefficient(fn, x, y, axis)
 
 
 def _tau_ap_b_oneway(x, y):
@@ -311,12 +308,10 @@ def tau_ap_b(x, y, axis=-1):
     >>> float(tau_ap_b([0.9, 0.8, 0.8, 0.6], [0.9, 0.7, 0.8, 0.6]))
     0.833...
     """
-    x, y = _prepare(x, y, axis)
-
     def fn(a, b):
         return (_tau_ap_b_oneway(a, b) + _tau_ap_b_oneway(b, a)) / 2
 
-    return _chunked(fn, x, y)
+    return _batched_coefficient(fn, x, y, axis)
 
 
 def pearson(x, y, axis=-1):

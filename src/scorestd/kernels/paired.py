@@ -24,11 +24,13 @@ __all__ = [
     "PairedMoments",
     "check_alternative",
     "check_nan_policy",
+    "complete_pair_moments",
     "pair_differences",
     "pair_indices",
     "paired_moments",
     "paired_t_all_pairs",
     "pvalue_from_t",
+    "scores_and_pairs",
     "topics_last_but_one",
 ]
 
@@ -116,6 +118,20 @@ def resolve_pairs(n_systems: int, pairs) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
+def scores_and_pairs(x, axis_topic: int, pairs, nan_policy: str):
+    """Scores as :func:`topics_last_but_one` gives them and the pairs of :func:`resolve_pairs`.
+
+    Examples
+    --------
+    >>> x, i, j = scores_and_pairs([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], -2, None, "omit")
+    >>> x.shape, i.tolist(), j.tolist()
+    ((2, 3), [0, 0, 1], [1, 2, 2])
+    """
+    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
+    i, j = resolve_pairs(x.shape[-1], pairs)
+    return x, i, j
+
+
 def pair_differences(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "omit"):
     """Differences x_i − x_j of the pairs, ``(..., T, P)`` (NaN where either is missing).
 
@@ -135,8 +151,7 @@ def pair_differences(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "
     >>> pair_differences([[0.5, 0.25, 0.0], [0.5, 0.5, 1.0]]).tolist()
     [[0.25, 0.5, 0.25], [0.0, -0.5, -0.5]]
     """
-    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
-    i, j = resolve_pairs(x.shape[-1], pairs)
+    x, i, j = scores_and_pairs(x, axis_topic, pairs, nan_policy)
     return x[..., i] - x[..., j]
 
 
@@ -181,11 +196,10 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
     >>> m.mean.tolist(), m.n.tolist()
     ([0.25], [2])
     """
-    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
-    i, j = resolve_pairs(x.shape[-1], pairs)
+    x, i, j = scores_and_pairs(x, axis_topic, pairs, nan_policy)
     mask = ~np.isnan(x)
     if mask.all():
-        mean, var, n_ij, scale = _complete_moments(x, i, j)
+        mean, var, n_ij, scale = complete_pair_moments(x, i, j)
     else:
         mean, var, n_ij, scale = _masked_moments(x, mask, i, j)
     # Rounding leaves ~1e-17 instead of 0 for identical systems: recompute those.
@@ -205,17 +219,38 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
     return PairedMoments(mean, sd, n_ij.astype(np.int64))
 
 
-def _complete_moments(x, i, j):
-    # No missing scores: var(x_i − x_j) = C_ii + C_jj − 2 C_ij from one S × S
-    # matrix of centred cross-products per batch element.
-    t = x.shape[-2]
+def complete_pair_moments(x: np.ndarray, i: np.ndarray, j: np.ndarray):
+    """Moments of the differences x_i − x_j of complete scores ``(..., T, S)``.
+
+    var(x_i − x_j) = C_ii + C_jj − 2 C_ij from one S × S matrix C of centred
+    cross-products per batch element. No NaN check: the scores must be complete.
+
+    Returns
+    -------
+    mean, var, n, scale : numpy.ndarray
+        Mean and variance (n − 1) of the differences and the number of topics, each
+        ``(..., P)``; ``scale`` is each system's mean squared deviation ``(..., S)``.
+
+    Examples
+    --------
+    >>> mean, var, n, _ = complete_pair_moments(np.array([[0.5, 0.3], [0.7, 0.4]]),
+    ...                                         np.array([0]), np.array([1]))
+    >>> mean.round(3).tolist(), var.round(3).tolist(), n.tolist()
+    ([0.25], [0.005], [2.0])
+    """
+    t, s = x.shape[-2:]
     centre = x.mean(axis=-2, keepdims=True)
-    z = x - centre
-    g = np.swapaxes(z, -1, -2) @ z
+    z = (x - centre).reshape(-1, t, s)
+    # one S × S cross-product per batch element; a loop of 2-D products is several
+    # times faster than numpy's stacked matmul for these small matrices
+    g = np.empty((z.shape[0], s, s))
+    for b in range(z.shape[0]):
+        g[b] = z[b].T @ z[b]  # (np.dot with out= skips BLAS)
+    g = g.reshape(*x.shape[:-2], s, s)
     diag = g.diagonal(axis1=-2, axis2=-1)
     var = np.maximum(diag[..., i] + diag[..., j] - 2.0 * g[..., i, j], 0.0) / (t - 1)
     c = centre[..., 0, :]
-    n_ij = np.full(var.shape, float(t))
+    n_ij = np.broadcast_to(float(t), var.shape)  # read-only: every pair has all T topics
     return c[..., i] - c[..., j], var, n_ij, diag / t
 
 

@@ -17,8 +17,7 @@ from .paired import (
     Alternative,
     NanPolicy,
     check_alternative,
-    resolve_pairs,
-    topics_last_but_one,
+    scores_and_pairs,
 )
 
 __all__ = ["PairTestResult", "sign_test_all_pairs", "wilcoxon_all_pairs", "wilcoxon_null_cdf"]
@@ -34,8 +33,7 @@ _CHUNK_CELLS = 2**23
 def _over_batch_chunks(fn, x, axis_topic, pairs, nan_policy):
     """Apply ``fn(d)`` ((N, T, P) differences → tuple of (N, P)) over chunks of the
     flattened batch, so that memory stays bounded for many trials × many pairs."""
-    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
-    i, j = resolve_pairs(x.shape[-1], pairs)
+    x, i, j = scores_and_pairs(x, axis_topic, pairs, nan_policy)
     batch = x.shape[:-2]
     flat = x.reshape(-1, *x.shape[-2:])
     step = max(1, _CHUNK_CELLS // max(x.shape[-2] * len(i), 1))

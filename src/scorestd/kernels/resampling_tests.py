@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from .paired import Alternative, NanPolicy, check_alternative, resolve_pairs, topics_last_but_one
+from .paired import Alternative, NanPolicy, check_alternative, scores_and_pairs
 from .rank_tests import PairTestResult
 
 __all__ = ["bootstrap_all_pairs", "permutation_all_pairs", "sign_flips"]
@@ -55,8 +55,7 @@ def _check_b(B) -> None:
 
 
 def _pair_setup(x, axis_topic, pairs, nan_policy):
-    x = topics_last_but_one(x, axis_topic, nan_policy=nan_policy)
-    i, j = resolve_pairs(x.shape[-1], pairs)
+    x, i, j = scores_and_pairs(x, axis_topic, pairs, nan_policy)
     d = x[..., i] - x[..., j]  # (..., T, P)
     valid = ~np.isnan(d)
     return x, i, j, np.where(valid, d, 0.0), valid

@@ -17,8 +17,9 @@ The decisions therefore equal ``p < α`` with the p-values of
 :func:`scorestd.kernels.significance.pvalue_from_t`.
 
 The t statistics come from :func:`paired_t_complete` (every pair of systems, from one
-covariance matrix per batch element) and :func:`welch_t_all_pairs` (built on
-:func:`scorestd.kernels.unpaired.system_moments`); both expect complete scores.
+covariance matrix per batch element) and :func:`welch_t_all_pairs` (the moments and statistics of
+:mod:`scorestd.kernels.paired` and :mod:`scorestd.kernels.unpaired`, without their
+p-values); both expect complete scores.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
-from .unpaired import system_moments
+from .paired import complete_pair_moments
+from .unpaired import unpaired_t_statistic
 
 __all__ = [
     "count_significant_t",
@@ -64,22 +66,12 @@ def paired_t_complete(x: np.ndarray) -> tuple[np.ndarray, int]:
     ([5.196, 1.852, 0.577], 3)
     """
     x = np.asarray(x, dtype=np.float64)
-    n, s = x.shape[-2:]
-    i, j = np.triu_indices(s, k=1)
-    flat = x.reshape(-1, n, s)
-    means = flat.mean(axis=1)
-    centred = flat - means[:, None, :]
-    # one S × S cross-product per batch element; a loop of 2-D products is several
-    # times faster than numpy's stacked matmul for these small matrices
-    gram = np.empty((flat.shape[0], s, s))
-    for b in range(flat.shape[0]):
-        gram[b] = centred[b].T @ centred[b]  # (np.dot with out= skips BLAS)
-    diag = np.diagonal(gram, axis1=1, axis2=2)
-    var = np.maximum(diag[:, i] + diag[:, j] - 2.0 * gram[:, i, j], 0.0) / (n - 1)
-    diff = means[:, i] - means[:, j]
+    n = x.shape[-2]
+    i, j = np.triu_indices(x.shape[-1], k=1)
+    diff, var, _, _ = complete_pair_moments(x, i, j)
     with np.errstate(invalid="ignore", divide="ignore"):
         t = diff / np.sqrt(var / n)
-    return t.reshape(*x.shape[:-2], i.size), n - 1
+    return t, n - 1
 
 
 def welch_t_all_pairs(x1: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -104,15 +96,7 @@ def welch_t_all_pairs(x1: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.nd
     >>> t.round(3).tolist()
     [[0.655, -0.655], [4.583, 3.273]]
     """
-    m1, v1, n1 = system_moments(x1)
-    m2, v2, n2 = system_moments(x2)
-    a = (v1 / n1)[..., :, None]
-    b = (v2 / n2)[..., None, :]
-    se2 = a + b
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = (m1[..., :, None] - m2[..., None, :]) / np.sqrt(se2)
-        df = se2 * se2 / (a * a / (n1[..., :, None] - 1) + b * b / (n2[..., None, :] - 1))
-    return t, df
+    return unpaired_t_statistic(x1, x2)
 
 
 def fraction_significant_t(t, df, alphas, axis: int = -1) -> np.ndarray:

@@ -11,7 +11,7 @@ import numpy as np
 
 from .paired import Alternative, check_alternative, pvalue_from_t, topics_last_but_one
 
-__all__ = ["system_moments", "unpaired_t_all_pairs"]
+__all__ = ["system_moments", "unpaired_t_all_pairs", "unpaired_t_statistic"]
 
 
 def system_moments(x, axis_topic: int = -2):
@@ -76,13 +76,45 @@ def unpaired_t_all_pairs(
     [[0.655, -0.655], [4.583, 3.273]]
     """
     check_alternative(alternative)
+    t, df, se2 = _t_df_se2(x1, x2, equal_var, axis_topic)
+    p = pvalue_from_t(t, df, alternative)
+    # zero standard error and t = 0/0: equal means of two constant samples
+    p = np.where((se2 == 0) & np.isnan(t), 1.0, p)
+    return (t, p, df) if return_df else (t, p)
+
+
+def unpaired_t_statistic(x1, x2, equal_var: bool = False, *, axis_topic: int = -2):
+    """t statistics and degrees of freedom of :func:`unpaired_t_all_pairs`, without p-values.
+
+    For studies that only compare ``|t|`` with critical values (p-values cost more
+    than the statistics). Two constant samples with equal means give t = NaN.
+
+    Returns
+    -------
+    t, df : numpy.ndarray
+        Each ``(..., S, S)``, as in :func:`unpaired_t_all_pairs`.
+
+    Examples
+    --------
+    Student's test of 3 against 2 topics (df = 3 + 2 − 2):
+
+    >>> t, df = unpaired_t_statistic([[0.2, 0.4], [0.3, 0.6], [0.1, 0.5]],
+    ...                              [[0.1, 0.3], [0.2, 0.2]], equal_var=True)
+    >>> t.round(3).tolist(), df.tolist()
+    ([[0.6, -0.6], [4.2, 3.0]], [[3.0, 3.0], [3.0, 3.0]])
+    """
+    t, df, _ = _t_df_se2(x1, x2, equal_var, axis_topic)
+    return t, df
+
+
+def _t_df_se2(x1, x2, equal_var: bool, axis_topic: int):
+    """t, df and squared standard error of every pair (i on x1, j on x2)."""
     m1, v1, n1 = system_moments(x1, axis_topic)
     m2, v2, n2 = system_moments(x2, axis_topic)
     if m1.shape != m2.shape:
         raise ValueError(
             f"x1 and x2 must have the same batch shape and systems, got {m1.shape} and {m2.shape}"
         )
-    diff = m1[..., :, None] - m2[..., None, :]
     a = v1[..., :, None] / n1[..., :, None]
     b = v2[..., None, :] / n2[..., None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -90,11 +122,10 @@ def unpaired_t_all_pairs(
             df = (n1[..., :, None] + n2[..., None, :] - 2).astype(float)
             pooled = ((n1[..., :, None] - 1) * v1[..., :, None]
                       + (n2[..., None, :] - 1) * v2[..., None, :]) / df
-            se = np.sqrt(pooled * (1.0 / n1[..., :, None] + 1.0 / n2[..., None, :]))
+            se2 = pooled * (1.0 / n1[..., :, None] + 1.0 / n2[..., None, :])
         else:
-            se = np.sqrt(a + b)
-            df = (a + b) ** 2 / (a * a / (n1[..., :, None] - 1) + b * b / (n2[..., None, :] - 1))
-        t = diff / se
-    p = pvalue_from_t(t, df, alternative)
-    p = np.where((se == 0) & (diff == 0), 1.0, p)
-    return (t, p, df) if return_df else (t, p)
+            se2 = a + b
+            df = se2 * se2 / (a * a / (n1[..., :, None] - 1) + b * b / (n2[..., None, :] - 1))
+        # the mean difference last: one short-lived temporary (this runs in resampling loops)
+        t = (m1[..., :, None] - m2[..., None, :]) / np.sqrt(se2)
+    return t, df, se2

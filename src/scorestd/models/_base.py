@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 import xarray as xr
 
+from .._cells import cell_label, first_cell
 from ..cube import match_input_dims, validate
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdError, ScorestdWarning
@@ -377,11 +378,10 @@ def check_unit_interval(cube: xr.DataArray, model: str, *, what: str = "scores")
     with np.errstate(invalid="ignore"):
         bad = (values < 0) | (values > 1)
     if bad.any():
-        t, s, m = (int(i[0]) for i in np.nonzero(bad))
+        t, s, m = first_cell(bad)
         raise ScoreDataError(
-            f"model {model!r} needs scores in [0, 1]; {what} has {values[t, s, m]:g} at topic "
-            f"{str(cube[TOPIC].values[t])!r}, system {str(cube[SYSTEM].values[s])!r}, "
-            f"measure {str(cube[MEASURE].values[m])!r}"
+            f"model {model!r} needs scores in [0, 1]; {what} has {values[t, s, m]:g} at "
+            f"{cell_label(cube, t, s, m)}"
         )
 
 
