@@ -21,24 +21,27 @@ def test_within_prints_table_and_writes_figure(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["between", "split-half", "smoothing"])
-def test_other_experiments_run(capsys, name):
+def test_other_experiments_run_and_write_the_default_figure(capsys, name, tmp_path,
+                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
     data = "adhoc8_ap" if name != "smoothing" else "robust2004"
     code = main(["experiment", name, "--data", data, "--trials", "3", "--no-progress",
                  "--schemes", "raw,N"])
     assert code == 0
     assert "raw" in capsys.readouterr().out
+    assert (tmp_path / f"experiment-{name}.png").stat().st_size > 0
 
 
 def test_bad_scheme_is_a_clean_error(capsys):
     code = main(["experiment", "within", "--data", "adhoc8_ap", "--trials", "2",
-                 "--schemes", "raw,nope", "--no-progress"])
+                 "--schemes", "raw,nope", "--no-progress", "--no-figure"])
     assert code == 1
     assert "unknown scheme 'nope'" in capsys.readouterr().err
 
 
 def test_on_a_local_dask_cluster_same_table(capsys):
     args = ["experiment", "split-half", "--data", "adhoc8_ap", "--trials", "4", "--seed", "1",
-            "--schemes", "raw", "--batch-size", "2", "--no-progress"]
+            "--schemes", "raw", "--batch-size", "2", "--no-progress", "--no-figure"]
     assert main(args) == 0
     local = capsys.readouterr().out
     assert main([*args, "--workers", "1"]) == 0

@@ -21,8 +21,8 @@ EXPERIMENTS = {
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         sub, "experiment", run, help="run a resampling experiment of the source papers",
-        description="Run a resampling experiment, print its summary table and optionally "
-                    "write its figure. within/between: Urbano, Lima & Hanjalic (2019); "
+        description="Run a resampling experiment, print its summary table and write its "
+                    "figure. within/between: Urbano, Lima & Hanjalic (2019); "
                     "split-half: Ravana & Moffat (2009); smoothing: Ravana, Park & Moffat "
                     "(2009).", data=False)
     p.add_argument("name", choices=list(EXPERIMENTS), help="which experiment")
@@ -33,7 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--batch-size", type=int, default=None, help="trials per batch")
     p.add_argument("--schemes", help="comma-separated schemes, e.g. raw,z,N,U,E")
-    p.add_argument("--out", "-o", help="write the figure to this file (.png, .pdf, .svg)")
+    p.add_argument("--out", "-o",
+                   help="figure file (.png, .pdf, .svg; default: experiment-NAME.png)")
+    p.add_argument("--no-figure", action="store_true", help="print the table only")
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -56,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']} "
           f"{result.data.attrs['measure']}, {args.trials} trials, seed {args.seed}")
     print_table(result.summary())
-    write_figure(result, args.out)
+    if not args.no_figure:
+        write_figure(result, args.out or f"experiment-{args.name}.png")
     return 0
 
 

@@ -78,7 +78,10 @@ class WithinCollection(Experiment):
                                (axes[1], "tau_ap_b", "τ_AP to raw ranking")):
             density_panel(ax, {s: self.data[var].sel(scheme=s).values for s in schemes}, label)
         power = self.data["power"].mean("trial")
-        for s in self.data["scheme"].values:
+        if RAW in self.data["scheme"].values:  # black, so the schemes keep their τ colours
+            axes[2].plot(power["alpha"], power.sel(scheme=RAW), marker=".", color="black",
+                         label=RAW)
+        for s in schemes:
             axes[2].plot(power["alpha"], power.sel(scheme=s), marker=".", label=s)
         axes[2].set_xscale("log")
         axes[2].set_xlabel("significance level α")
