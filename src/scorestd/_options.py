@@ -8,7 +8,7 @@ __all__ = ["check_option"]
 
 
 def check_option(value: Any, options: Any, name: str) -> str:
-    """Return ``value`` if it is one of the strings of the ``Literal`` ``options``.
+    """Return ``value`` if it is one of ``options``: a ``Literal`` type or a sequence.
 
     Examples
     --------
@@ -19,8 +19,10 @@ def check_option(value: Any, options: Any, name: str) -> str:
     Traceback (most recent call last):
     ...
     ValueError: kind must be one of 'a', 'b'; got 'c'
+    >>> check_option("x", ("x", "y"), "kind")
+    'x'
     """
-    choices = get_args(options)
+    choices = get_args(options) or tuple(options)
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
     return value

@@ -10,6 +10,7 @@ import numpy as np
 import xarray as xr
 
 from ._cells import cell_label, first_cell
+from ._options import check_option
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError
 from .kernels.paired import pair_indices
@@ -18,15 +19,9 @@ PAIR = "pair"
 SYSTEM2 = "system2"
 
 
-def check_option(name: str, value, choices: Sequence) -> None:
-    """Raise ``ValueError`` listing the valid choices unless ``value`` is one of them."""
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
-
-
 def check_pairwise_cube(cube: xr.DataArray, *, nan_policy: str = "omit") -> None:
     """At least 2 topics and 2 systems; under ``nan_policy="raise"`` no NaN (named)."""
-    check_option("nan_policy", nan_policy, ("omit", "raise"))
+    check_option(nan_policy, ("omit", "raise"), "nan_policy")
     if cube.sizes[TOPIC] < 2:
         raise ScoreDataError(f"pairwise tests need at least 2 topics, got {cube.sizes[TOPIC]}")
     if cube.sizes[SYSTEM] < 2:

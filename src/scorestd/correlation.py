@@ -12,7 +12,7 @@ from typing import Literal
 import numpy as np
 import xarray as xr
 
-from ._pairs import check_option
+from ._options import check_option
 from .dims import SYSTEM, TOPIC
 from .errors import ScoreDataError
 from .kernels import correlation as kc
@@ -86,7 +86,7 @@ def correlation(
     >>> tau.dims, bool(0.5 < tau.item() < 1)
     (('measure',), True)
     """
-    check_option("method", method, tuple(CORRELATIONS))
+    check_option(method, tuple(CORRELATIONS), "method")
     a = _system_scores(estimate, "estimate") if dim == SYSTEM else estimate
     b = _system_scores(reference, "reference") if dim == SYSTEM else reference
     for obj, name in ((a, "estimate"), (b, "reference")):

@@ -14,13 +14,13 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
+from ._options import check_option
 from ._pairs import (
     DESCRIBE_FIELDS,
     PAIR,
     SYSTEM2,
     apply_pairwise,
     check_conf_level,
-    check_option,
     check_pairwise_cube,
     describe_pairs_kernel,
     pair_coords,
@@ -137,10 +137,10 @@ def compare(
     >>> bool((res.p_adjusted >= res.p_value).all())
     True
     """
-    check_option("test", test, TESTS)
-    check_option("alternative", alternative, ("two-sided", "greater", "less"))
+    check_option(test, TESTS, "test")
+    check_option(alternative, ("two-sided", "greater", "less"), "alternative")
     if correction is not None:
-        check_option("correction", correction, ADJUST_METHODS)
+        check_option(correction, ADJUST_METHODS, "correction")
         if test in _FAMILY_TESTS:
             raise ValueError(f"{test!r} p-values are already adjusted; use correction=None")
     if test in _FAMILY_TESTS and alternative != "two-sided":
@@ -234,7 +234,7 @@ def compare_unpaired(
     >>> res.p_value.dims
     ('measure', 'system', 'system2')
     """
-    check_option("alternative", alternative, ("two-sided", "greater", "less"))
+    check_option(alternative, ("two-sided", "greater", "less"), "alternative")
     check_conf_level(conf_level)
     c1, c2 = validate(scores1, what="scores1"), validate(scores2, what="scores2")
     for dim in (SYSTEM, MEASURE):
