@@ -21,13 +21,16 @@ import scorestd
 from scorestd.kernels import standardize as k
 
 
-def best_of(func, repeat: int) -> float:
-    times = []
+def best_times(rows, repeat: int) -> list[tuple[str, float]]:
+    """Best of ``repeat`` runs of each function, the runs interleaved so that a busy
+    moment of the machine slows every row alike rather than one of them."""
+    best = [float("inf")] * len(rows)
     for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        for i, (_, func) in enumerate(rows):
+            start = time.perf_counter()
+            func()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return [(name, seconds) for (name, _), seconds in zip(rows, best, strict=True)]
 
 
 def main() -> None:
@@ -35,7 +38,7 @@ def main() -> None:
     parser.add_argument("--topics", type=int, default=2000)
     parser.add_argument("--systems", type=int, default=1000)
     parser.add_argument("--measures", type=int, default=4)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     rng = np.random.default_rng(20190721)
     shape = (args.topics, args.systems, args.measures)
@@ -62,7 +65,7 @@ def main() -> None:
     ref = cube.isel(system=slice(0, args.systems // 2))
     rows.append(("standardize(cube, 'empirical', reference=half)",
                  lambda: scorestd.standardize(cube, "empirical", reference=ref)))
-    results = [(name, best_of(func, args.repeat)) for name, func in rows]
+    results = best_times(rows, args.repeat)
     sort_time, pass_time = results[0][1], results[1][1]
     print(f"cube {shape[0]} topics × {shape[1]} systems × {shape[2]} measures, "
           f"numpy {np.__version__}, {platform.processor() or platform.machine()}, "

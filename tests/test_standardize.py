@@ -274,3 +274,28 @@ def test_dask_backed_cube_gives_the_same_numbers(robust2004, model):
     lazy = standardize(robust2004.chunk({"topic": 25}), model)
     assert type(lazy.data).__module__.startswith("dask")
     np.testing.assert_allclose(lazy.values, standardize(robust2004, model).values)
+
+
+# --- the one-pass route of standardize(cube) ------------------------------------------------
+
+
+@pytest.mark.parametrize("model", scorestd.models.model_names())
+@pytest.mark.parametrize("policy", ["unstandardized", "nan"])
+def test_one_pass_route_equals_fit_then_cdf(robust2004, model, policy):
+    # standardize(cube) fits and applies in one pass; fitting and then applying the cdf
+    # to a copy (another object, so the general route) must give the same numbers,
+    # with NaN scores, a degenerate topic and either policy.
+    cube = robust2004.isel(topic=slice(0, 12)).copy()
+    cube[3, 5:, 0] = np.nan
+    cube[7, :, 1] = cube[7, 0, 1]  # every system scores the same
+    before = cube.copy(deep=True)
+    with pytest.warns(ScorestdWarning, match="'t08'") as caught:
+        fast = standardize(cube, model, degenerate=policy)
+    assert caught[0].filename == __file__  # the warning points at the caller
+    with pytest.warns(ScorestdWarning):
+        fitted = scorestd.models.get_model(model).fit(cube, degenerate=policy)
+    slow = fitted.cdf(cube.copy())
+    np.testing.assert_allclose(fast.values, slow.values, rtol=1e-12, atol=0)
+    np.testing.assert_array_equal(np.isnan(fast.values), np.isnan(slow.values))
+    assert np.isnan(fast.values[3, 5:, 0]).all()
+    xr.testing.assert_identical(cube, before)  # the input is read, never written

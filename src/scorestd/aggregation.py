@@ -16,7 +16,7 @@ import xarray as xr
 from ._options import check_option
 from .cube import _is_dask, match_input_dims, validate
 from .dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, ScorestdWarning
+from .errors import ScoreDataError, ScorestdWarning, warn
 from .kernels.aggregate import DEFAULT_EPS, Method, ZeroPolicy, aggregate_kernel
 from .kernels.ranking import TieRule, rank_descending
 
@@ -190,12 +190,9 @@ def _warn_undefined_hm(cube: xr.DataArray, dim: str) -> bool:
         f"{d}s {_some(undefined[d].values[undefined.any([o for o in undefined.dims if o != d])])}"
         for d in undefined.dims
     )
-    warnings.warn(
+    warn(
         f"hm: the harmonic mean is undefined (a zero score) for {int(undefined.sum())} "
-        f"aggregate(s), left NaN: {where}",
-        ScorestdWarning,
-        stacklevel=3,
-    )
+        f"aggregate(s), left NaN: {where}")
     return True
 
 

@@ -7,6 +7,10 @@ topic, system or measure label at fault.
 from __future__ import annotations
 
 import os
+import sys
+import warnings
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class ScorestdError(Exception):
@@ -51,3 +55,24 @@ class ScorestdWarning(UserWarning):
     The test suite turns these into errors, so each one a function may emit is
     documented and tested.
     """
+
+
+def warn(message: str, category: type[Warning] = ScorestdWarning) -> None:
+    """Warn at the caller's line: the first frame outside the scorestd package.
+
+    A fixed ``stacklevel`` points inside scorestd whenever the warning is reached
+    through another public function (``standardize`` calling ``fit``, say).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn("topic t17: all systems score the same")
+    >>> caught[0].filename.endswith("errors.py")
+    False
+    """
+    level, frame = 2, sys._getframe(1)  # level 1 would be this function
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, category, stacklevel=level)

@@ -7,7 +7,6 @@ into the Middle half and the Rest (hardest and easiest quarters).
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -16,7 +15,7 @@ import xarray as xr
 from ._options import check_option
 from .cube import match_input_dims, validate
 from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, ScorestdWarning
+from .errors import ScoreDataError, warn
 from .kernels.hardness import (
     Extra,
     HardnessMethod,
@@ -110,12 +109,9 @@ def topic_hardness(
                 result = result.where(~flat, 0.0)
             else:
                 topics = sorted({str(t) for t in cube[TOPIC].values[flat.any(MEASURE).values]})
-                warnings.warn(
+                warn(
                     f"topic hardness (Equation 2) is undefined (sd = 0) for topics "
-                    f"{', '.join(topics)}: NaN (use degenerate='zero' to rate them 0)",
-                    ScorestdWarning,
-                    stacklevel=2,
-                )
+                    f"{', '.join(topics)}: NaN (use degenerate='zero' to rate them 0)")
     result = result.rename("hardness").assign_attrs(hardness_method=method)
     return match_input_dims(result, scores)
 

@@ -8,7 +8,6 @@ smoothed scores (e.g. :func:`scorestd.aggregate`) gives the paper's mean smoothe
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -18,7 +17,7 @@ import xarray as xr
 from ._options import check_option
 from .cube import match_input_dims, validate
 from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, ScorestdWarning
+from .errors import ScoreDataError, warn
 from .kernels.smoothing import prior_mean, smooth_kernel
 
 __all__ = ["smooth"]
@@ -85,11 +84,8 @@ def smooth(
     missing_prior = check_option(missing_prior, MissingPrior, "missing_prior")
     extra = np.setdiff1d(old[SYSTEM].values, new[SYSTEM].values)
     if extra.size:
-        warnings.warn(
-            f"prior systems not in the scores are ignored: {_listed(extra)}",
-            ScorestdWarning,
-            stacklevel=2,
-        )
+        warn(
+            f"prior systems not in the scores are ignored: {_listed(extra)}")
     old = old.reindex({SYSTEM: new[SYSTEM].values})  # systems without prior: all NaN
     means = xr.apply_ufunc(prior_mean, old, input_core_dims=[[TOPIC, SYSTEM]],
                            output_core_dims=[[SYSTEM]], kwargs={"axis": -2},
@@ -104,11 +100,8 @@ def smooth(
                 f"no prior scores for systems {_listed(systems)}; give them prior scores, "
                 "or smooth with missing_prior='unsmoothed' to leave them as they are"
             )
-        warnings.warn(
-            f"no prior scores for systems {_listed(systems)}: left unsmoothed (alpha = 1)",
-            ScorestdWarning,
-            stacklevel=2,
-        )
+        warn(
+            f"no prior scores for systems {_listed(systems)}: left unsmoothed (alpha = 1)")
         weights = weights.where(~unsmoothed, 1.0)
         means = means.fillna(0.0)  # weighted by 1 − α = 0
     result = xr.apply_ufunc(

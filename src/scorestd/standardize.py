@@ -90,7 +90,7 @@ def standardize(
     """
     check_choice("dim", dim, (SYSTEM,))
     check_choice("degenerate", degenerate, DEGENERATE)
-    cube = validate(scores)
+    cube = validate(scores, copy=False)  # read only: never written to
     if isinstance(reference, FittedModel):
         if model_kwargs:
             raise TypeError("model options cannot be given with an already fitted reference")
@@ -99,12 +99,19 @@ def standardize(
         instance = instantiate(model, **model_kwargs)
         if isinstance(reference, xr.Dataset):
             fitted = instance.from_params(reference, degenerate=degenerate)
-        elif reference is None:  # validated once; the same object lets E-std sort once
+        elif reference is None and cube.chunks is None:  # fit and apply in one pass
+            out = match_input_dims(instance._standardize_self(cube, degenerate), scores)
+            return _record_model(out, instance, cube)
+        elif reference is None:  # dask: fitted now, applied lazily chunk by chunk
             fitted = instance._fit_validated(cube, degenerate, source=cube)
         else:
             fitted = instance.fit(reference, dim, degenerate=degenerate)
     out = match_input_dims(fitted._cdf_validated(cube, cube if reference is None else scores),
                            scores)
-    options = {f"standardization_{k}": v for k, v in fitted.model.options.items()}
-    out.attrs = {**cube.attrs, "standardization": fitted.name, **options}
+    return _record_model(out, fitted.model, cube)
+
+
+def _record_model(out: xr.DataArray, model: Model, cube: xr.DataArray) -> xr.DataArray:
+    options = {f"standardization_{k}": v for k, v in model.options.items()}
+    out.attrs = {**cube.attrs, "standardization": model.name, **options}
     return out

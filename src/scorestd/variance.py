@@ -20,7 +20,6 @@ size design", IRJ 19(3), 2016, pools the residual variance as Σ S_E / Σ φ_E):
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -30,7 +29,7 @@ import xarray as xr
 from ._options import check_option
 from .cube import validate
 from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, ScorestdError, ScorestdWarning
+from .errors import ScoreDataError, ScorestdError, warn
 from .kernels.multiple import two_way_anova_mse
 from .kernels.variance import paired_difference_ss, within_system_ss
 
@@ -215,12 +214,9 @@ def _residual_one(x2d: xr.DataArray, measure: str, kind: str, where: str) -> tup
     if kind == "residual":
         complete = ~np.isnan(x).any(axis=1)
         if not complete.all():
-            warnings.warn(
+            warn(
                 f"{where}, measure {measure!r}: {int((~complete).sum())} topic(s) with missing "
-                "scores left out of the two-way ANOVA",
-                ScorestdWarning,
-                stacklevel=4,
-            )
+                "scores left out of the two-way ANOVA")
             x = x[complete]
     n_topics = int((~np.isnan(x)).any(axis=1).sum())
     if n_topics < 2:

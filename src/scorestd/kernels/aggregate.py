@@ -26,7 +26,7 @@ from typing import Literal, get_args
 import numpy as np
 
 from .._options import check_option
-from ..errors import ScoreDataError, ScorestdWarning
+from ..errors import ScoreDataError, warn
 
 __all__ = [
     "DEFAULT_EPS",
@@ -242,12 +242,9 @@ def hm(
         result = 1.0 / _mean(1.0 / x, axis, skipna)
     if is_zero.any():
         undefined = np.any(is_zero, axis=axis)
-        warnings.warn(
+        warn(
             f"hm: the harmonic mean is undefined for {int(np.sum(undefined))} slice(s) "
-            "containing a zero score; they are NaN",
-            ScorestdWarning,
-            stacklevel=2,
-        )
+            "containing a zero score; they are NaN")
         result = np.where(undefined, np.nan, result)
     return result
 

@@ -18,6 +18,8 @@ from typing import Literal
 import numpy as np
 from scipy import special
 
+from .ecdf import merged_counts, self_counts
+
 __all__ = [
     "ecdf",
     "ecdf_counts",
@@ -118,10 +120,9 @@ def ecdf_counts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Counts behind :func:`ecdf`: ``(#{ref <= x}, n)``, or the mid-rank count for ``ties="mid"``.
 
-    One stable sort of ``[ref, x]`` per row (reference first, so that a reference
-    score equal to ``x`` sorts before it); a running count of reference scores then
-    gives ``#{ref <= x}`` at each ``x``. When ``x is ref`` a single sort of ``ref``
-    is enough. No loop over rows.
+    One sort of packed integer keys per row (see :mod:`scorestd.kernels.ecdf`): of
+    ``ref`` alone when ``x is ref``, else of ``[ref, x]`` with reference scores
+    before equal ``x``. No loop over rows and no argsort.
 
     Examples
     --------
@@ -131,17 +132,10 @@ def ecdf_counts(
     """
     if ties not in TIES:
         raise ValueError(f"unknown ties={ties!r}; choose one of {TIES}")
-    same = x is ref
-    # Sorting along a strided axis is several times slower than along a contiguous one.
-    ref = np.ascontiguousarray(ref, dtype=np.float64)
-    n = (~np.isnan(ref)).sum(axis=-1, keepdims=True)
-    if same:
-        counts = _self_counts(ref, ties)
-    else:
-        x = np.ascontiguousarray(x, dtype=np.float64)
-        ref, x = _broadcast_rows(ref, x)
-        counts = _merged_counts(x, ref, ties)
-    return counts, n
+    if x is ref:
+        ranks = self_counts(ref, ties, keep_sorted=False)
+        return ranks.counts, ranks.n
+    return merged_counts(x, ref, ties)
 
 
 def ecdf(x: np.ndarray, ref: np.ndarray, *, ties: Ties = "right") -> np.ndarray:
@@ -159,77 +153,13 @@ def ecdf(x: np.ndarray, ref: np.ndarray, *, ties: Ties = "right") -> np.ndarray:
     >>> ecdf(np.array([[0.2]]), np.array([[0.1, 0.2, 0.2, 0.4]]), ties="mid").tolist()
     [[0.5]]
     """
-    counts, n = ecdf_counts(x, ref, ties=ties)
+    if ties not in TIES:
+        raise ValueError(f"unknown ties={ties!r}; choose one of {TIES}")
+    if x is ref:
+        return self_counts(ref, ties, keep_sorted=False, divide=True).counts
+    counts, n = merged_counts(x, ref, ties)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = counts / n
-    return out
-
-
-def _broadcast_rows(ref: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    lead = np.broadcast_shapes(ref.shape[:-1], x.shape[:-1])
-    return (np.broadcast_to(ref, (*lead, ref.shape[-1])),
-            np.broadcast_to(x, (*lead, x.shape[-1])))
-
-
-def _self_counts(ref: np.ndarray, ties: Ties) -> np.ndarray:
-    """``#{ref <= ref_i}`` (or mid-rank) for every element, from one argsort per row."""
-    order = np.argsort(ref, axis=-1)
-    values = np.sort(ref, axis=-1)  # equals ref[order] (tied values are interchangeable), faster
-    r = ref.shape[-1]
-    # A tie group ends where the next sorted value differs; its last 1-based position is
-    # #{ref <= v} for every member. A reverse running minimum spreads it over the group.
-    ends = np.empty(values.shape, dtype=bool)
-    ends[..., -1] = True
-    np.not_equal(values[..., 1:], values[..., :-1], out=ends[..., :-1])
-    position = np.arange(1, r + 1, dtype=np.int32)
-    le = np.where(ends, position, np.int32(r))
-    np.minimum.accumulate(le[..., ::-1], axis=-1, out=le[..., ::-1])
-    le = le.astype(np.float64)
-    if ties == "mid":
-        starts = np.empty(values.shape, dtype=bool)
-        starts[..., 0] = True
-        starts[..., 1:] = ends[..., :-1]
-        lt = np.where(starts, position - 1, np.int32(0))
-        np.maximum.accumulate(lt, axis=-1, out=lt)
-        le = (le + lt) / 2.0
-    le[np.isnan(values)] = np.nan
-    return _scatter_rows(le, order)
-
-
-def _scatter_rows(sorted_values: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """``out[..., order[..., j]] = sorted_values[..., j]`` by flat indexing (put_along_axis
-    builds full-size index grids and is several times slower)."""
-    r = order.shape[-1]
-    rows = order.size // r if r else 0
-    flat = order.reshape(rows, r) + (np.arange(rows, dtype=order.dtype) * r)[:, np.newaxis]
-    out = np.empty(order.size)
-    out[flat.ravel()] = sorted_values.ravel()
-    return out.reshape(order.shape)
-
-
-def _merged_counts(x: np.ndarray, ref: np.ndarray, ties: Ties) -> np.ndarray:
-    """``#{ref <= x_j}`` (or mid-rank) from one stable sort of ``[ref, x]`` per row."""
-    r = ref.shape[-1]
-    merged = np.concatenate([ref, x], axis=-1)
-    order = np.argsort(merged, axis=-1, kind="stable")
-    from_ref = (order < r) & ~np.isnan(np.take_along_axis(merged, order, axis=-1))
-    # Stable sort keeps each reference score before an equal x, so the running count
-    # of reference scores at an x is #{ref <= x}.
-    le = np.cumsum(from_ref, axis=-1, dtype=np.float64)
-    if ties == "mid":
-        values = np.take_along_axis(merged, order, axis=-1)
-        starts = np.empty(values.shape, dtype=bool)
-        starts[..., 0] = True
-        np.not_equal(values[..., 1:], values[..., :-1], out=starts[..., 1:])
-        before = le - from_ref  # reference scores strictly before this sorted position
-        # #{ref < v}: the count before the first member of v's tie group.
-        group_start = np.maximum.accumulate(
-            np.where(starts, np.arange(values.shape[-1]), 0), axis=-1)
-        lt = np.take_along_axis(before, group_start, axis=-1)
-        le = (le + lt) / 2.0
-    counts = _scatter_rows(le, order)[..., r:]
-    counts[np.isnan(x)] = np.nan
-    return counts
+        return np.divide(counts, n, out=counts)  # in place: counts is ours
 
 
 def _check_sakai(A: float, B: float) -> None:

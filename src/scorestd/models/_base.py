@@ -15,7 +15,7 @@ from __future__ import annotations
 import types
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
 import xarray as xr
@@ -23,7 +23,7 @@ import xarray as xr
 from .._cells import cell_label, first_cell
 from ..cube import match_input_dims, validate
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
-from ..errors import ScoreDataError, ScorestdError, ScorestdWarning
+from ..errors import ScoreDataError, ScorestdError, warn
 
 __all__ = [
     "DEGENERATE",
@@ -140,29 +140,74 @@ class Model:
                                    source=cube)
 
     def _fit_validated(self, ref: xr.DataArray, degenerate: str, *, source: Any) -> FittedModel:
-        stored = np.asarray(ref.values)  # (T, R, M): reductions over axis 1 in this layout
         # (T, M, R), systems last and contiguous: the families reduce along it many times.
-        values = np.ascontiguousarray(stored.transpose(0, 2, 1))
-        missing = np.isnan(stored)
-        has_missing = bool(missing.any())
-        if has_missing:
-            _check_not_empty(missing.all(axis=1), ref)
+        values = np.ascontiguousarray(np.asarray(ref.values).transpose(0, 2, 1))
+        rows = _RowSummary.of(values)
+        deg = self._check_reference(ref, rows, degenerate)
+        params = self._fit(values, deg)
+        return FittedModel(self, self._params_dataset(ref, params, rows, deg, degenerate),
+                           source=source)
+
+    def _standardize_self(self, cube: xr.DataArray, degenerate: str) -> xr.DataArray:
+        """The cdf fitted on ``cube`` applied to ``cube`` itself, as one pass where the
+        family has one (:meth:`_fit_cdf_self`); the fitted parameters are not kept."""
+        view = np.asarray(cube.values).transpose(0, 2, 1)  # (T, M, R), not copied
+        fused = None if self.bounded else self._fit_cdf_self(view)
+        if fused is None:
+            values = np.ascontiguousarray(view)
+            rows = _RowSummary.of(values)
+            deg = self._check_reference(cube, rows, degenerate)
+            params = self._fit(values, deg)
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                y = self._cdf(values, **{k: params[k] if params[k].ndim == 3
+                                         else params[k][..., np.newaxis]
+                                         for k in self.param_names()})
+            if rows.has_missing:
+                y = np.where(np.isnan(values), np.nan, y)
+        else:
+            y, rows = fused
+            deg = self._check_reference(cube, rows, degenerate)
+        if deg.any():
+            y = np.array(y, copy=True) if not y.flags.writeable else y
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                y[deg] = (self._unstandardized_cdf(view[deg]) if degenerate == "unstandardized"
+                          else np.nan)
+                if rows.has_missing:
+                    y[deg] = np.where(np.isnan(view[deg]), np.nan, y[deg])
+        return xr.DataArray(y.transpose(0, 2, 1), dims=CUBE_DIMS, coords=cube.coords,
+                            attrs=dict(cube.attrs), name=cube.name)
+
+    def _fit_cdf_self(self, values: np.ndarray) -> tuple[np.ndarray, _RowSummary] | None:
+        """Fit on ``values`` ``(T, M, R)`` (a strided view) and return the cdf at the same
+        values with the summary of the rows, in one pass; ``None`` if the family has no
+        such shortcut (the default)."""
+        return None
+
+    def _check_reference(self, ref: xr.DataArray, rows: _RowSummary, degenerate: str
+                         ) -> np.ndarray:
+        """Raise for an empty topic or (bounded models) a score outside [0, 1]; apply the
+        degenerate-topic policy. Returns the degenerate mask ``(T, M)``."""
+        if rows.has_missing:
+            _check_not_empty(rows.n == 0, ref)
         if self.bounded:
             check_unit_interval(ref, self.name, what="reference scores")
-        deg = _degenerate_mask(stored, has_missing)
+        deg = rows.low == rows.high
         if deg.any():
             _handle_degenerate(deg, ref, self.name, degenerate)
-        params = self._fit(values, deg)
+        return deg
+
+    def _params_dataset(self, ref: xr.DataArray, params: dict[str, np.ndarray],
+                        rows: _RowSummary, deg: np.ndarray, degenerate: str) -> xr.Dataset:
         coords = {TOPIC: ref[TOPIC].values, MEASURE: ref[MEASURE].values}
         data_vars = {
             key: ((TOPIC, MEASURE) if value.ndim == 2 else (TOPIC, MEASURE, SAMPLE), value)
             for key, value in params.items()
         }
-        data_vars["n"] = ((TOPIC, MEASURE), stored.shape[1] - missing.sum(axis=1))
+        data_vars["n"] = ((TOPIC, MEASURE), rows.n)
         data_vars["degenerate"] = ((TOPIC, MEASURE), deg)
         attrs = {"model": self.name, "degenerate_policy": degenerate,
                  **{k: v for k, v in self.options.items() if v is not None}}
-        return FittedModel(self, xr.Dataset(data_vars, coords=coords, attrs=attrs), source=source)
+        return xr.Dataset(data_vars, coords=coords, attrs=attrs)
 
     def from_params(self, params: xr.Dataset, *, degenerate: Degenerate = "unstandardized"
                     ) -> FittedModel:
@@ -394,13 +439,25 @@ def _check_not_empty(empty: np.ndarray, ref: xr.DataArray) -> None:
         )
 
 
-def _degenerate_mask(stored: np.ndarray, has_missing: bool = True) -> np.ndarray:
-    """Topics (T, M) whose non-NaN reference scores (T, R, M) are all equal (or just one)."""
-    if not has_missing:
-        return stored.max(axis=1) == stored.min(axis=1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmax(stored, axis=1) == np.nanmin(stored, axis=1)
+class _RowSummary(NamedTuple):
+    """Per topic and measure ``(T, M)``: scores used, smallest and largest (NaN-skipping)."""
+
+    n: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    has_missing: bool
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> _RowSummary:
+        """Summary of contiguous ``(T, M, R)`` values (reductions along the last axis)."""
+        missing = np.isnan(values)
+        if not missing.any():  # plain reductions, no NaN-aware ones
+            n = np.full(values.shape[:-1], values.shape[-1], dtype=np.int64)
+            return cls(n, values.min(axis=-1), values.max(axis=-1), False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows: reported later
+            return cls(values.shape[-1] - missing.sum(axis=-1), np.nanmin(values, axis=-1),
+                       np.nanmax(values, axis=-1), True)
 
 
 def _handle_degenerate(deg: np.ndarray, ref: xr.DataArray, model: str, policy: str) -> None:
@@ -414,5 +471,5 @@ def _handle_degenerate(deg: np.ndarray, ref: xr.DataArray, model: str, policy: s
             f"(choose degenerate='unstandardized' or 'nan' to go on)")
     what = ("left unstandardized (μ=0, σ=1, as the published reference code does)"
             if policy == "unstandardized" else "set to NaN")
-    warnings.warn(f"model {model!r}: all reference systems score the same on {where}; "
-                  f"these topics are {what}", ScorestdWarning, stacklevel=4)
+    warn(f"model {model!r}: all reference systems score the same on {where}; "
+                  f"these topics are {what}")

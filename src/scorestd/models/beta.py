@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import ClassVar
 
 import numpy as np
 from scipy import special
 
-from ..errors import ScorestdWarning
+from ..errors import warn
 from ._base import Model
 from ._bounded import sample_moments, squeeze
 
@@ -60,9 +59,9 @@ class Beta(Model):
         a, b, ml = fit_beta(squeeze(values), skip=degenerate)
         failed = ~ml & ~degenerate
         if failed.any():
-            warnings.warn(
+            warn(
                 f"beta: maximum likelihood did not converge for {int(failed.sum())} topic(s); "
-                "the method of moments is used there", ScorestdWarning, stacklevel=4)
+                "the method of moments is used there")
         return {"a": a, "b": b, "ml": ml}
 
     def _cdf(self, x, *, a, b):

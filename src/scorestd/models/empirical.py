@@ -6,8 +6,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..kernels.ecdf import self_counts
 from ..kernels.standardize import TIES, ecdf
-from ._base import Model, check_choice
+from ._base import Model, _RowSummary, check_choice
 
 __all__ = ["Empirical"]
 
@@ -62,6 +63,12 @@ class Empirical(Model):
 
     def _cdf_self(self, x):
         return ecdf(x, x, ties=self.options["ties"])
+
+    def _fit_cdf_self(self, values):
+        # One sort of the (strided) scores gives the ecdf and the rows' n, min and max.
+        ranks = self_counts(values, self.options["ties"], keep_sorted=False, divide=True)
+        return ranks.counts, _RowSummary(ranks.n[..., 0], ranks.low, ranks.high,
+                                         bool((ranks.n[..., 0] < values.shape[-1]).any()))
 
     def _icdf(self, p, *, sample):
         n = (~np.isnan(sample)).sum(axis=-1, keepdims=True)
