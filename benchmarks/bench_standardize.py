@@ -43,7 +43,8 @@ def main() -> None:
     rng = np.random.default_rng(20190721)
     shape = (args.topics, args.systems, args.measures)
     # Scores like AP: beta-distributed, rounded to 4 decimals (so with ties, as real ones).
-    values = np.round(rng.beta(0.8, 2.5, size=shape), 4)
+    raw = rng.beta(0.8, 2.5, size=shape)
+    values = np.round(raw, 4)
     cube = scorestd.cube(values)
     by_system = np.ascontiguousarray(np.moveaxis(values, 1, -1))  # (T, M, S) kernel layout
 
@@ -62,6 +63,17 @@ def main() -> None:
     ]
     rows += [(f"standardize(cube, {m!r})", lambda m=m: scorestd.standardize(cube, m))
              for m in ("empirical", "normal", "uniform", "z")]
+    rows.append(("standardize(cube, 'empirical', ties='mid')",
+                 lambda: scorestd.standardize(cube, "empirical", ties="mid")))
+    # The same scores unrounded (few ties), and with 1% of them missing (NaN).
+    unrounded = scorestd.cube(raw)
+    rows.append(("standardize(unrounded, 'empirical')",
+                 lambda: scorestd.standardize(unrounded, "empirical")))
+    holes = values.copy()
+    holes[rng.random(shape) < 0.01] = np.nan
+    with_nan = scorestd.cube(holes)
+    rows.append(("standardize(1% NaN, 'empirical')",
+                 lambda: scorestd.standardize(with_nan, "empirical")))
     ref = cube.isel(system=slice(0, args.systems // 2))
     rows.append(("standardize(cube, 'empirical', reference=half)",
                  lambda: scorestd.standardize(cube, "empirical", reference=ref)))

@@ -13,11 +13,12 @@ from hypothesis.extra import numpy as hnp
 
 from scorestd.kernels import ecdf as k
 
+NEGATIVE_NAN = float(np.copysign(np.nan, -1.0))  # a NaN with its sign bit set
 # Scores chosen to be hard for the keys: ties, -0.0 against 0.0, negative scores,
 # infinities, NaN, subnormals, and neighbours one and two ulps apart (these share a
 # key, so they force the exact fallback).
 TRICKY = [0.1, float(np.nextafter(0.1, 1)), float(np.nextafter(np.nextafter(0.1, 1), 1)),
-          0.0, -0.0, 0.25, 1.0, -1.5, -1e-300, 5e-324, np.inf, -np.inf, np.nan]
+          0.0, -0.0, 0.25, 1.0, -1.5, -1e-300, 5e-324, np.inf, -np.inf, np.nan, NEGATIVE_NAN]
 scores = st.one_of(st.sampled_from(TRICKY),
                    st.floats(-2, 2, allow_nan=False, allow_subnormal=True))
 
@@ -134,7 +135,8 @@ def test_empty_rows_and_rows_of_nan():
 
 @given(values=hnp.arrays(np.float64, st.tuples(st.integers(1, 3), st.integers(1, 9)),
                          elements=st.sampled_from([-2.5, -1.0, -0.0, 0.0, 0.125, 0.5, 3.0,
-                                                   np.inf, -np.inf, np.nan])),
+                                                   np.inf, -np.inf, np.nan,
+                                                   NEGATIVE_NAN])),
        merged=st.booleans())
 def test_scores_far_apart_never_need_the_exact_route(values, merged):
     # The keys alone must order negative scores, infinities and NaN: the argsort is

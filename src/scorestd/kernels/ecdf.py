@@ -36,6 +36,8 @@ MAX_CODE_BITS = 20
 _SIGN = np.uint64(1 << 63)
 _MAGNITUDE = np.uint64((1 << 63) - 1)
 _NAN_KEY = np.uint64((1 << 64) - 1)  # above every finite and infinite score's key
+_INF_KEY = np.uint64(0xFFF0_0000_0000_0000)  # the keys of +inf and -inf (before the low
+_NEG_INF_KEY = np.uint64(0x000F_FFFF_FFFF_FFFF)  # bits are cleared)
 
 
 class RowRanks(NamedTuple):
@@ -93,10 +95,11 @@ def self_counts(values: np.ndarray, ties: Ties = "right", *, keep_sorted: bool =
         sorted_chunk = ws.sorted_buffer[:rows] if ordered is None else _rows(ordered[a_, b_])
         order, has_nan = ws.sort_rows(rows, sorted_chunk, stable=False)
         le = ws.work[:rows]
-        np.copyto(le, ws.group_ends(rows))
-        if ties == "mid":
-            le += ws.group_starts(rows)
+        if ties == "mid":  # (#{v <= v_i} + #{v < v_i}) / 2
+            np.add(ws.group_ends(rows), ws.group_starts(rows), out=le, dtype=np.float64)
             le *= 0.5
+        else:
+            np.copyto(le, ws.group_ends(rows))
         chunk_n = n[a_, b_].reshape(rows)
         low[a_, b_] = sorted_chunk[:, 0].reshape(low[a_, b_].shape)
         if has_nan:
@@ -236,7 +239,9 @@ class _Workspace:
         rank_type = np.int16 if width < 2**15 else np.int64
         self.ranks = np.empty((rows, width), dtype=rank_type)
         self.positions_minus_width = np.arange(1 - width, 1, dtype=rank_type)
-        self.positions = np.arange(width, dtype=np.float64)
+        self.positions = np.arange(width, dtype=rank_type)
+        self.starts = np.empty((rows, width), dtype=bool)
+        self.first = np.empty((rows, width), dtype=rank_type)
         self._reference_mask: tuple[int, np.ndarray] | None = None
 
     def load(self, *parts: np.ndarray) -> int:
@@ -285,10 +290,11 @@ class _Workspace:
             flip *= _MAGNITUDE
             flip |= _SIGN
             keys ^= flip  # negative: all bits flipped; positive: the sign bit set
-            missing = np.isnan(vals)
-            has_nan = bool(missing.any())
-            if has_nan:
-                keys[missing] = _NAN_KEY
+            # A NaN now sorts above +inf, unless its sign bit was set (-nan): move those.
+            negative_nan = bool(keys.min() < _NEG_INF_KEY)
+            has_nan = negative_nan or bool(keys.max() > _INF_KEY)
+            if negative_nan:
+                keys[np.isnan(vals)] = _NAN_KEY
             keys &= self.high
         keys |= self.codes[:rows]
         keys.sort(axis=-1)
@@ -327,10 +333,11 @@ class _Workspace:
         return ranks
 
     def group_starts(self, rows: int) -> np.ndarray:
-        """0-based position of the first member of each score's tie group (float64)."""
-        starts = np.empty((rows, self.width), dtype=bool)
+        """0-based position of the first member of each score's tie group: ``#{v < v_i}``."""
+        starts = self.starts[:rows]
         starts[:, 0] = True
         starts[:, 1:] = self.ends[:rows, :-1]
-        first = np.where(starts, self.positions, 0.0)
+        first = self.first[:rows]
+        np.multiply(starts, self.positions, out=first)
         np.maximum.accumulate(first, axis=-1, out=first)
         return first
