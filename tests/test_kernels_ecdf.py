@@ -14,11 +14,15 @@ from hypothesis.extra import numpy as hnp
 from scorestd.kernels import ecdf as k
 
 NEGATIVE_NAN = float(np.copysign(np.nan, -1.0))  # a NaN with its sign bit set
+# Signalling NaNs whose payload is in the low mantissa bits (the bits a key drops).
+SIGNALLING_NAN, NEGATIVE_SIGNALLING_NAN = np.array(
+    [0x7FF0_0000_0000_0001, 0xFFF0_0000_0000_0001], dtype=np.uint64).view(np.float64)
 # Scores chosen to be hard for the keys: ties, -0.0 against 0.0, negative scores,
 # infinities, NaN, subnormals, and neighbours one and two ulps apart (these share a
 # key, so they force the exact fallback).
 TRICKY = [0.1, float(np.nextafter(0.1, 1)), float(np.nextafter(np.nextafter(0.1, 1), 1)),
-          0.0, -0.0, 0.25, 1.0, -1.5, -1e-300, 5e-324, np.inf, -np.inf, np.nan, NEGATIVE_NAN]
+          0.0, -0.0, 0.25, 1.0, -1.5, -1e-300, 5e-324, np.inf, -np.inf, np.nan, NEGATIVE_NAN,
+          SIGNALLING_NAN, NEGATIVE_SIGNALLING_NAN]
 scores = st.one_of(st.sampled_from(TRICKY),
                    st.floats(-2, 2, allow_nan=False, allow_subnormal=True))
 
@@ -73,7 +77,8 @@ def test_self_counts_match_a_plain_loop_on_every_route(name, values, ties):
     np.testing.assert_array_equal(ranks.counts, plain_counts(values, values, ties))
     n = (~np.isnan(values)).sum(axis=-1, keepdims=True)
     np.testing.assert_array_equal(ranks.n, n)
-    expected_sorted = np.sort(values + 0.0, axis=-1)  # + 0.0: -0.0 is stored as 0.0
+    with np.errstate(invalid="ignore"):  # (a signalling NaN)
+        expected_sorted = np.sort(values + 0.0, axis=-1)  # + 0.0: -0.0 is stored as 0.0
     np.testing.assert_array_equal(ranks.sorted, expected_sorted)
     assert not np.signbit(ranks.sorted[ranks.sorted == 0]).any()
     low, high = plain_row_stats(values)
@@ -136,7 +141,7 @@ def test_empty_rows_and_rows_of_nan():
 @given(values=hnp.arrays(np.float64, st.tuples(st.integers(1, 3), st.integers(1, 9)),
                          elements=st.sampled_from([-2.5, -1.0, -0.0, 0.0, 0.125, 0.5, 3.0,
                                                    np.inf, -np.inf, np.nan,
-                                                   NEGATIVE_NAN])),
+                                                   NEGATIVE_NAN, SIGNALLING_NAN])),
        merged=st.booleans())
 def test_scores_far_apart_never_need_the_exact_route(values, merged):
     # The keys alone must order negative scores, infinities and NaN: the argsort is

@@ -36,6 +36,7 @@ MAX_CODE_BITS = 20
 _SIGN = np.uint64(1 << 63)
 _MAGNITUDE = np.uint64((1 << 63) - 1)
 _NAN_KEY = np.uint64((1 << 64) - 1)  # above every finite and infinite score's key
+_QUIET_NAN_BITS = np.uint64(0x7FF8_0000_0000_0000)  # the smallest bits of a quiet NaN
 _INF_KEY = np.uint64(0xFFF0_0000_0000_0000)  # the keys of +inf and -inf (before the low
 _NEG_INF_KEY = np.uint64(0x000F_FFFF_FFFF_FFFF)  # bits are cleared)
 
@@ -247,7 +248,8 @@ class _Workspace:
     def load(self, *parts: np.ndarray) -> int:
         """Copy ``(a, b, w_i)`` blocks side by side into ``vals``; returns the rows.
 
-        Adding 0.0 turns ``-0.0`` into ``0.0``, so equal scores have equal bits.
+        Adding 0.0 turns ``-0.0`` into ``0.0``, so equal scores have equal bits, and
+        quiets a signalling NaN, so every NaN's bits are above +inf's.
         """
         a, b = parts[0].shape[:2]
         rows = a * b
@@ -255,7 +257,8 @@ class _Workspace:
         start = 0
         for part in parts:
             width = part.shape[-1]
-            np.add(part, 0.0, out=vals[..., start:start + width])
+            with np.errstate(invalid="ignore"):  # (raised by a signalling NaN)
+                np.add(part, 0.0, out=vals[..., start:start + width])
             start += width
         return rows
 
@@ -281,10 +284,12 @@ class _Workspace:
             order = self.order[:rows]
             return order, self._exact_rows(np.arange(rows), order, sorted_out, stable=stable)
         keys = self.keys[:rows]
-        has_nan = False
-        if vals.min() >= 0.0:  # the bits of non-negative floats already order like them
+        if np.fmin.reduce(vals, axis=None) >= 0.0:  # no negative score (NaN aside)
+            # Non-negative floats' bits order like them, and a NaN's (quiet since
+            # ``load``, whatever its sign) sort after +inf's.
             np.bitwise_and(vals.view(np.uint64), self.high, out=keys)
-        else:  # negative scores or NaN: the general order-preserving map
+            has_nan = None  # known after the sort
+        else:  # the general order-preserving map
             np.copyto(keys, vals.view(np.uint64))
             flip = keys >> np.uint64(63)
             flip *= _MAGNITUDE
@@ -298,6 +303,8 @@ class _Workspace:
             keys &= self.high
         keys |= self.codes[:rows]
         keys.sort(axis=-1)
+        if has_nan is None:  # a row's largest key is a NaN's if it has one
+            has_nan = bool((keys[:, -1] >= _QUIET_NAN_BITS).any())
         order = np.bitwise_and(keys.view(np.int64), np.int64(self.low), out=self.order[:rows])
         np.take(vals.reshape(-1), order, out=sorted_out, mode="clip")  # "clip": unbuffered
         ends = self.ends[:rows]
