@@ -42,7 +42,14 @@ _NEG_INF_KEY = np.uint64(0x000F_FFFF_FFFF_FFFF)  # bits are cleared)
 
 
 class RowRanks(NamedTuple):
-    """What :func:`self_counts` finds in each row of scores."""
+    """What :func:`self_counts` finds in each row of scores.
+
+    Examples
+    --------
+    >>> ranks = self_counts(np.array([[0.5, 0.2, 0.9]]), keep_sorted=False)
+    >>> ranks.counts.tolist(), ranks.low.tolist(), ranks.high.tolist(), ranks.sorted
+    ([[2.0, 1.0, 3.0]], [0.2], [0.9], None)
+    """
 
     #: ``(..., R)`` float64 counts ``#{v <= v_i}`` (or the ecdf, divided by ``n``).
     counts: np.ndarray

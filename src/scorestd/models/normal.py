@@ -34,7 +34,9 @@ class Normal(LocationScaleModel):
     reference: ClassVar[str] = "Webber, Moffat & Zobel (2008), SIGIR"
 
     def _cdf(self, x, *, mean, sd):
-        return special.ndtr((x - mean) / sd)
+        z = x - mean  # then in place: one full-size array, not three
+        z /= sd
+        return special.ndtr(z, out=z)
 
     def _icdf(self, p, *, mean, sd):
         return mean + sd * special.ndtri(p)

@@ -52,8 +52,11 @@ class Uniform(LocationScaleModel):
         return uniform_bounds(mean, sd, self.options["A"], self.options["B"])
 
     def _cdf(self, x, *, mean, sd):
-        y = self.options["A"] * (x - mean) / sd + self.options["B"]
-        return np.clip(y, 0.0, 1.0)
+        y = x - mean  # A (x − μ) / σ + B, in place: one full-size array, not five
+        y *= self.options["A"]
+        y /= sd
+        y += self.options["B"]
+        return np.clip(y, 0.0, 1.0, out=y)
 
     def _icdf(self, p, *, mean, sd):
         a, b = self._bounds(mean, sd)

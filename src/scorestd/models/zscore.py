@@ -31,7 +31,9 @@ class ZScore(LocationScaleModel):
     is_cdf: ClassVar[bool] = False
 
     def _cdf(self, x, *, mean, sd):
-        return (x - mean) / sd
+        z = x - mean
+        z /= sd  # in place
+        return z
 
     def _icdf(self, p, *, mean, sd):
         return mean + sd * p
