@@ -61,3 +61,19 @@ def test_leave_one_out_bad_group_file(capsys, tmp_path):
     groups.write_text("run1,a\nrun2\n")
     assert main(["leave-one-out", "web2013", "-m", "ndcg20", "--groups", str(groups)]) == 1
     assert "groups.csv, line 2: expected 2 fields" in capsys.readouterr().err
+
+
+def test_group_files_skip_a_header_and_comments_and_refuse_a_run_listed_twice(tmp_path):
+    from scorestd.errors import ScoreDataError
+    from scorestd.io import read_groups
+
+    path = tmp_path / "teams.csv"
+    path.write_text("run,group\n# the TREC teams\n\nuwat1, uwaterloo\nmsr1,msr\n")
+    assert read_groups(path) == {"uwat1": "uwaterloo", "msr1": "msr"}
+    path.write_text("uwat1,uwaterloo\nmsr1,msr\nuwat1,msr\n")
+    with pytest.raises(ScoreDataError, match=r"teams.csv, line 3: run 'uwat1' is listed twice "
+                                             r"\(first on line 1\)"):
+        read_groups(path)
+    path.write_text("uwat1,\n")
+    with pytest.raises(ScoreDataError, match="line 1: empty run or group"):
+        read_groups(path)

@@ -9,7 +9,7 @@ measure); every function takes such a cube, or a 2-D (topic, system) array.
 ('topic', 'system', 'measure')
 """
 
-from . import datasets, experiments, io, models
+from . import accessor, datasets, experiments, io, models  # accessor: ``scores.scorestd``
 from .aggregation import aggregate, rank_systems
 from .correlation import correlation
 from .cube import cube, validate
@@ -49,6 +49,7 @@ __all__ = [
     "ScorestdError",
     "ScorestdWarning",
     "__version__",
+    "accessor",
     "adjust_pvalues",
     "aggregate",
     "compare",

@@ -101,8 +101,9 @@ def leave_one_out(
         Standardization schemes (``"z"``, ``"N"``, ``"U"``, ``"E"`` or model names;
         ``"raw"`` gives no change by construction).
     groups : mapping or pandas.Series, optional
-        Run → group (e.g. team). All runs of a group are left out together. Default:
-        each run is its own group.
+        Run → group (e.g. team; :func:`scorestd.io.read_groups` reads one from a CSV
+        file). All runs of a group are left out together. Default: each run is its own
+        group.
     **model_kwargs
         Passed to :func:`scorestd.standardize` (e.g. ``degenerate="nan"``).
 

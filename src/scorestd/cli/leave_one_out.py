@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import csv
 
-from ..errors import ScoreDataError
+from ..io.groups import read_groups
 from ..leave_one_out import leave_one_out
 from ._common import add_command, load_data, print_table, split_list
 
@@ -22,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    groups = _read_groups(args.groups) if args.groups else None
+    groups = read_groups(args.groups) if args.groups else None
     result = leave_one_out(load_data(args), schemes=split_list(args.schemes), groups=groups)
     print(f"leave-one-out: {result.data.attrs['data']}, {result.data.attrs['n_groups']} "
           f"groups of {result.data.attrs['n_systems']} runs")
@@ -32,16 +31,3 @@ def run(args: argparse.Namespace) -> int:
         print()
         print_table(frame.to_dataframe().drop(columns="group"))
     return 0
-
-
-def _read_groups(path: str) -> dict[str, str]:
-    groups: dict[str, str] = {}
-    with open(path, newline="", encoding="utf-8") as fh:
-        for line_no, row in enumerate(csv.reader(fh), start=1):
-            if not row or row[0].startswith("#"):
-                continue
-            if len(row) != 2:
-                raise ScoreDataError(f"expected 2 fields (run,group), found {len(row)}",
-                                     path=path, line=line_no)
-            groups[row[0].strip()] = row[1].strip()
-    return groups

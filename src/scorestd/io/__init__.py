@@ -4,6 +4,7 @@ Each reader returns a validated cube; each writer takes a cube (or 2-D array).
 """
 
 from .formats import FORMATS, detect_format, load, save
+from .groups import read_groups
 from .matrix_csv import read_matrix_csv, write_matrix_csv
 from .netcdf import read_netcdf, write_netcdf
 from .tidy import from_dataframe, read_long_csv, to_dataframe, write_long_csv
@@ -14,6 +15,7 @@ __all__ = [
     "detect_format",
     "from_dataframe",
     "load",
+    "read_groups",
     "read_long_csv",
     "read_matrix_csv",
     "read_netcdf",
