@@ -157,3 +157,14 @@ def test_scores_far_apart_never_need_the_exact_route(values, merged):
         else:
             np.testing.assert_array_equal(k.self_counts(values).counts,
                                           plain_counts(values, values, "right"))
+
+
+def test_empty_shapes():
+    ranks = k.self_counts(np.empty((2, 0)))
+    assert ranks.counts.shape == (2, 0) and ranks.n.tolist() == [[0], [0]]
+    assert k.self_counts(np.empty((0, 5))).counts.shape == (0, 5)
+    counts, n = k.merged_counts(np.array([[0.5, np.nan]]), np.empty((1, 0)))
+    np.testing.assert_array_equal(counts, [[0.0, np.nan]])
+    assert n.tolist() == [[0]]
+    counts, n = k.merged_counts(np.empty((1, 0)), np.array([[0.5]]))
+    assert counts.shape == (1, 0) and n.tolist() == [[1]]

@@ -299,3 +299,19 @@ def test_one_pass_route_equals_fit_then_cdf(robust2004, model, policy):
     np.testing.assert_array_equal(np.isnan(fast.values), np.isnan(slow.values))
     assert np.isnan(fast.values[3, 5:, 0]).all()
     xr.testing.assert_identical(cube, before)  # the input is read, never written
+
+
+def test_a_model_returning_its_input_does_not_let_standardize_write_the_input(p10):
+    # With one measure the scores' memory is used as is (no copy); a model whose cdf
+    # hands back its input must not have the degenerate policy written into it.
+    class Identity(scorestd.models.Normal):
+        name = "identity"
+
+        def _cdf(self, x, *, mean, sd):
+            return x
+
+    before = p10.copy(deep=True)
+    with pytest.warns(ScorestdWarning, match="t17"):
+        y = standardize(p10, Identity, degenerate="nan")
+    assert np.isnan(y.sel(topic="t17")).all()
+    xr.testing.assert_identical(p10, before)

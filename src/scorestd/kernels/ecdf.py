@@ -92,6 +92,11 @@ def self_counts(values: np.ndarray, ties: Ties = "right", *, keep_sorted: bool =
     """
     values = np.asarray(values, dtype=np.float64)
     shape, r = values.shape, values.shape[-1]
+    if values.size == 0:  # no rows, or rows without scores
+        lead = shape[:-1]
+        return RowRanks(np.empty(shape), np.zeros((*lead, 1), dtype=np.int64),
+                        np.full(lead, np.nan), np.full(lead, np.nan),
+                        np.empty(shape) if keep_sorted else None)
     blocks = _as_blocks(values)
     a, b = blocks.shape[:2]
     counts = np.empty(blocks.shape)
@@ -164,8 +169,11 @@ def merged_counts(x: np.ndarray, ref: np.ndarray, ties: Ties = "right"
     xb = _as_blocks(np.broadcast_to(x, (*lead, s)))
     refb = _as_blocks(np.broadcast_to(ref, (*lead, r)))
     width = r + s
-    counts = np.empty(xb.shape)
+    counts = np.zeros(xb.shape)  # (stays 0 where the reference is empty)
     n = np.full((*refb.shape[:-1], 1), r, dtype=np.int64)
+    if r == 0 or xb.size == 0:
+        counts[np.isnan(xb)] = np.nan
+        return counts.reshape((*lead, s)), n.reshape((*lead, 1))
     for ws, a_, b_ in _chunks(xb.shape[0], xb.shape[1], width):
         rows = ws.load(refb[a_, b_], xb[a_, b_])
         sorted_chunk = ws.sorted_buffer[:rows]

@@ -168,7 +168,8 @@ class Model:
             y, rows = fused
             deg = self._check_reference(cube, rows, degenerate)
         if deg.any():
-            y = np.array(y, copy=True) if not y.flags.writeable else y
+            if not y.flags.writeable or np.may_share_memory(y, view):  # never write the input
+                y = y.copy()
             with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
                 y[deg] = (self._unstandardized_cdf(view[deg]) if degenerate == "unstandardized"
                           else np.nan)
