@@ -128,3 +128,52 @@ def test_batch_chunks_do_not_change_answers(monkeypatch):
             np.testing.assert_array_equal(a, b)
     single = wilcoxon_all_pairs(x[2, 1])
     np.testing.assert_array_equal(single.pvalue, whole_w.pvalue[2, 1])
+
+
+# Differences with ties and zeros and at most 13 topics: scipy's wilcoxon switches to a
+# permutation test over all 2^n sign flips; the kernel counts the same flips exactly.
+SMALL_TIED = [
+    [0.1, -0.1, 0.2, 0.0, 0.3],
+    [0.2, 0.2, -0.1, 0.4, 0.0, 0.0, 0.3, -0.2],
+    [0.1, 0.3, -0.2, 0.3, 0.5, -0.1, 0.2, 0.2, 0.4, 0.0, -0.3, 0.6, 0.1],
+]
+
+
+@pytest.mark.parametrize(("d", "alternative"),
+                         [(d, a) for d in SMALL_TIED[:2] for a in ALTS]
+                         + [(SMALL_TIED[2], "two-sided")])  # (scipy takes 2 s for n = 13)
+def test_wilcoxon_small_samples_with_ties_match_scipy_permutation(d, alternative):
+    d = np.array(d)
+    x = np.stack([d, np.zeros(d.size)], axis=1)  # x_i − x_j is d exactly
+    r = wilcoxon_all_pairs(x, alternative=alternative)
+    ref = stats.wilcoxon(d, alternative=alternative)  # scipy: PermutationMethod here
+    assert r.statistic[0] == ref.statistic
+    assert r.pvalue[0] == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+def plain_flip_pvalue(d, alternative):
+    """Enumerate every sign pattern of the non-zero differences: the p-value of W⁺."""
+    import itertools
+
+    nonzero = d[d != 0]
+    ranks = stats.rankdata(np.abs(nonzero))
+    observed = ranks[nonzero > 0].sum()
+    null = np.array([sum(r for r, s in zip(ranks, signs, strict=True) if s)
+                     for signs in itertools.product([0, 1], repeat=nonzero.size)])
+    less, greater = np.mean(null <= observed), np.mean(null >= observed)
+    return {"less": less, "greater": greater,
+            "two-sided": min(1.0, 2 * min(less, greater))}[alternative]
+
+
+@given(d=arrays(np.float64, st.integers(2, 10),
+                elements=st.integers(-3, 3).map(lambda i: i / 10)),
+       alternative=st.sampled_from(ALTS))
+def test_wilcoxon_small_tied_samples_against_plain_enumeration(d, alternative):
+    x = np.stack([d, np.zeros(d.size)], axis=1)  # x_i − x_j is d exactly
+    r = wilcoxon_all_pairs(x, alternative=alternative)
+    if not np.any(d):
+        assert r.pvalue[0] == 1.0
+    elif np.unique(np.abs(d[d != 0])).size == np.count_nonzero(d) and np.all(d != 0):
+        return  # no ties, no zeros: the exact table (tested above), not the flips
+    else:
+        assert r.pvalue[0] == pytest.approx(plain_flip_pvalue(d, alternative), rel=1e-12)

@@ -43,6 +43,11 @@ def _over_batch_chunks(fn, x, axis_topic, pairs, nan_policy):
                  for k in range(len(parts[0])))
 
 
+#: Largest number of scores for which ``method="auto"`` counts all 2ⁿ sign flips when a
+#: pair has ties or zeros (scipy's permutation test is exhaustive up to 13).
+FLIP_ALL_MAX = 13
+
+
 class PairTestResult(NamedTuple):
     """Statistic, p-value and number of informative topics of each pair."""
 
@@ -90,6 +95,40 @@ def _exact_pvalue(r_plus, n, alternative):
     return np.clip(2 * np.minimum(lower, upper), 0.0, 1.0)
 
 
+def _sign_flip_pvalue(ranks, positive, which, alternative):
+    """P-values of W⁺ over all 2ⁿ sign flips, with average ranks for ties (scipy's
+    permutation test for n ≤ 13, counted exactly instead of enumerated).
+
+    W⁺ of a flip is Σ rᵢ Bᵢ with independent fair Bᵢ, so its distribution follows from
+    n convolutions; average ranks are multiples of 1/2, so doubled sums are integers.
+    ``ranks`` and ``positive`` are ``(..., T, P)`` (``NaN`` rank: a dropped score),
+    ``which`` ``(..., P)`` selects the pairs; other pairs get ``NaN``.
+    """
+    doubled = np.moveaxis(np.where(np.isnan(ranks), 0.0, 2 * ranks), -2, -1)[which]
+    doubled = np.rint(doubled).astype(np.intp)  # (K, T); 0 leaves the distribution as is
+    observed = np.where(np.moveaxis(positive, -2, -1)[which], doubled, 0).sum(axis=-1)
+    width = int(doubled.sum(axis=-1).max()) + 1
+    pmf = np.zeros((doubled.shape[0], width))
+    pmf[:, 0] = 1.0
+    sums = np.arange(width)
+    for shift in doubled.T:  # one score at a time: half the flips add its rank
+        source = sums - shift[:, np.newaxis]
+        moved = np.take_along_axis(pmf, np.maximum(source, 0), axis=1)
+        pmf = (pmf + np.where(source >= 0, moved, 0.0)) / 2
+    rows = np.arange(pmf.shape[0])
+    at_most = np.cumsum(pmf, axis=1)[rows, observed]  # P(W⁺ <= observed)
+    at_least = np.cumsum(pmf[:, ::-1], axis=1)[rows, width - 1 - observed]  # P(W⁺ >= obs)
+    if alternative == "less":
+        p = at_most
+    elif alternative == "greater":
+        p = at_least
+    else:
+        p = np.minimum(2 * np.minimum(at_most, at_least), 1.0)
+    out = np.full(which.shape, np.nan)
+    out[which] = p
+    return out
+
+
 def wilcoxon_all_pairs(
     x,
     axis_topic: int = -2,
@@ -105,8 +144,8 @@ def wilcoxon_all_pairs(
     get average ranks. ``method="auto"`` uses the exact null distribution when a
     pair has at most 50 differences, none zero and no ties, and the normal
     approximation with tie correction (no continuity correction) otherwise, as
-    scipy does; unlike scipy it never switches to a permutation test for n ≤ 13
-    with ties or zeros.
+    scipy does; like scipy, a pair with ties or zeros and at most 13 scores gets the
+    p-value of all 2ⁿ sign flips (counted exactly, see ``FLIP_ALL_MAX``).
 
     Parameters
     ----------
@@ -172,6 +211,10 @@ def _wilcoxon(d, alternative, method):
     exact = np.full(n.shape, method == "exact")
     if method == "auto":
         exact = (n_present <= 50) & (tie_sum == 0) & ~has_zeros
+        # scipy: with ties or zeros and at most 13 scores, every sign flip is counted
+        flips = (n_present <= FLIP_ALL_MAX) & ~exact & (n > 0)
+        if flips.any():
+            p = np.where(flips, _sign_flip_pvalue(r, d > 0, flips, alternative), p)
     exact &= n > 0
     if exact.any():
         p = np.where(exact, _exact_pvalue(np.where(exact, r_plus, 0), np.where(exact, n, 0),
