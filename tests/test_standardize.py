@@ -218,7 +218,7 @@ def test_topic_missing_from_reference(small_cube):
 
 @pytest.mark.parametrize("bad", [{"dim": "topic"}, {"degenerate": "ignore"}])
 def test_bad_options_list_the_choices(small_cube, bad):
-    with pytest.raises(ValueError, match="choose one of"):
+    with pytest.raises(ValueError, match="must be one of"):
         standardize(small_cube, **bad)
 
 

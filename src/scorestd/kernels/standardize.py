@@ -18,6 +18,7 @@ from typing import Literal
 import numpy as np
 from scipy import special
 
+from .._options import check_option
 from .ecdf import merged_counts, self_counts
 
 __all__ = [
@@ -130,8 +131,7 @@ def ecdf_counts(
     >>> counts.tolist(), n.ravel().tolist()
     ([[3.0, 3.0]], [4])
     """
-    if ties not in TIES:
-        raise ValueError(f"unknown ties={ties!r}; choose one of {TIES}")
+    check_option(ties, TIES, "ties")
     if x is ref:
         ranks = self_counts(ref, ties, keep_sorted=False)
         return ranks.counts, ranks.n
@@ -153,8 +153,7 @@ def ecdf(x: np.ndarray, ref: np.ndarray, *, ties: Ties = "right") -> np.ndarray:
     >>> ecdf(np.array([[0.2]]), np.array([[0.1, 0.2, 0.2, 0.4]]), ties="mid").tolist()
     [[0.5]]
     """
-    if ties not in TIES:
-        raise ValueError(f"unknown ties={ties!r}; choose one of {TIES}")
+    check_option(ties, TIES, "ties")
     if x is ref:
         return self_counts(ref, ties, keep_sorted=False, divide=True).counts
     counts, n = merged_counts(x, ref, ties)

@@ -21,6 +21,7 @@ import numpy as np
 import xarray as xr
 
 from .._cells import cell_label, first_cell
+from .._options import check_option
 from ..cube import match_input_dims, validate
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdError, warn
@@ -43,16 +44,17 @@ SAMPLE = "order"
 def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
     """Raise a ``ValueError`` listing the valid choices if ``value`` is not one of them.
 
+    The models' spelling of :func:`scorestd._options.check_option` (name first).
+
     Examples
     --------
     >>> check_choice("ties", "mid", ("right", "mid"))
     >>> check_choice("ties", "left", ("right", "mid"))
     Traceback (most recent call last):
     ...
-    ValueError: unknown ties='left'; choose one of ('right', 'mid')
+    ValueError: ties must be one of 'right', 'mid'; got 'left'
     """
-    if value not in choices:
-        raise ValueError(f"unknown {name}={value!r}; choose one of {choices}")
+    check_option(value, choices, name)
 
 
 class _classorinstancemethod:
