@@ -315,3 +315,17 @@ def test_a_model_returning_its_input_does_not_let_standardize_write_the_input(p1
         y = standardize(p10, Identity, degenerate="nan")
     assert np.isnan(y.sel(topic="t17")).all()
     xr.testing.assert_identical(p10, before)
+
+
+@pytest.mark.parametrize("model", scorestd.models.model_names())
+def test_fitted_parameters_round_trip_through_netcdf(adhoc8_ap, model, tmp_path):
+    # A reference fitted once, saved and loaded elsewhere, standardizes new runs alike.
+    reference, new_runs = adhoc8_ap.isel(system=slice(0, 60)), adhoc8_ap.isel(system=slice(60, None))
+    fitted = scorestd.models.get_model(model).fit(reference)
+    fitted.params.to_netcdf(tmp_path / "reference.nc")
+    with xr.open_dataset(tmp_path / "reference.nc") as params:
+        loaded = scorestd.models.get_model(model)().from_params(params.load())
+    np.testing.assert_array_equal(loaded.cdf(new_runs).values, fitted.cdf(new_runs).values)
+    np.testing.assert_array_equal(
+        standardize(new_runs, model, reference=loaded.params).values,
+        standardize(new_runs, model, reference=reference).values)
