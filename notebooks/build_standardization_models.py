@@ -57,7 +57,8 @@ CELLS = [
         "                         \"mean min\": float(m.min()), \"mean max\": float(m.max()),\n"
         "                         \"sd min\": float(s.min()), \"sd max\": float(s.max())})\n"
         "spread = pd.DataFrame(rows).set_index([\"collection\", \"measure\", \"model\"])\n"
-        "spread.loc[\"robust2004\", \"ap\"]"),
+        "spread = spread.sort_index()  # (a sorted index: fast, warning-free .loc)\n"
+        "spread.loc[(\"robust2004\", \"ap\")].loc[MODELS].round(3)"),
     new_markdown_cell(
         "## Which distribution describes the topics best?\n\n"
         "Per topic: AIC for the parametric models and the Kolmogorov–Smirnov distance to "
