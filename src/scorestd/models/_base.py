@@ -154,6 +154,7 @@ class Model:
         """The cdf fitted on ``cube`` applied to ``cube`` itself, as one pass where the
         family has one (:meth:`_fit_cdf_self`); the fitted parameters are not kept."""
         view = np.asarray(cube.values).transpose(0, 2, 1)  # (T, M, R), not copied
+        # (A bounded family checks its scores are in [0, 1] before it fits: no shortcut.)
         fused = None if self.bounded else self._fit_cdf_self(view)
         if fused is None:
             values = np.ascontiguousarray(view)
