@@ -329,3 +329,27 @@ def test_fitted_parameters_round_trip_through_netcdf(adhoc8_ap, model, tmp_path)
     np.testing.assert_array_equal(
         standardize(new_runs, model, reference=loaded.params).values,
         standardize(new_runs, model, reference=reference).values)
+
+
+@pytest.mark.parametrize(("model", "options"), [
+    ("normal", {}), ("uniform", {"A": 0.2, "B": 0.4}), ("empirical", {"ties": "mid"}),
+    ("z", {}), ("beta", {}), ("kde", {"bandwidth": 0.05}), ("truncnorm", {})])
+def test_fitted_models_written_and_read_keep_their_options(adhoc8_ap, tmp_path, model, options):
+    reference, new_runs = adhoc8_ap.isel(system=slice(0, 60)), adhoc8_ap.isel(system=slice(60, None))
+    fitted = scorestd.models.get_model(model)(**options).fit(reference, degenerate="nan")
+    path = scorestd.models.write_fitted(fitted, tmp_path / "reference.nc")
+    loaded = scorestd.models.read_fitted(path)
+    assert loaded.model.options == fitted.model.options
+    assert loaded.params.attrs["degenerate_policy"] == "nan"
+    np.testing.assert_array_equal(standardize(new_runs, reference=loaded).values,
+                                  fitted.cdf(new_runs).values)
+
+
+def test_reading_a_file_that_is_not_a_fitted_model_names_it(small_cube, tmp_path):
+    scorestd.save(small_cube, tmp_path / "scores.nc")
+    with pytest.raises(ScoreDataError, match=r"scores.nc: not a fitted model"):
+        scorestd.models.read_fitted(tmp_path / "scores.nc")
+    params = scorestd.models.get_model("normal").fit(small_cube).params.drop_vars("sd")
+    params.to_netcdf(tmp_path / "half.nc")
+    with pytest.raises(ScoreDataError, match=r"half.nc: model 'normal' needs parameters"):
+        scorestd.models.read_fitted(tmp_path / "half.nc")

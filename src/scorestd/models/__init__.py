@@ -15,6 +15,7 @@ from .compare import ModelComparison, compare_models
 from .empirical import Empirical
 from .kde import KDE
 from .normal import Normal
+from .persist import read_fitted, write_fitted
 from .registry import get_model, model_names, register_model
 from .truncnorm import TruncNormal
 from .uniform import Uniform
@@ -39,5 +40,7 @@ __all__ = [
     "compare_models",
     "get_model",
     "model_names",
+    "read_fitted",
     "register_model",
+    "write_fitted",
 ]
