@@ -182,6 +182,25 @@ def test_cli_standardize_with_factors(tmp_path, capsys):
     np.testing.assert_allclose(back.values, scorestd.standardize(ap, "normal").values)
 
 
+def test_cli_saves_a_fitted_reference_and_standardizes_new_runs_against_it(tmp_path, capsys):
+    ap = scorestd.datasets.load("adhoc8_ap")
+    reference, new_runs = ap.isel(system=slice(0, 60)), ap.isel(system=slice(60, None))
+    scorestd.save(reference, tmp_path / "reference.nc")
+    scorestd.save(new_runs, tmp_path / "new.nc")
+    assert main(["standardize", str(tmp_path / "reference.nc"), str(tmp_path / "r.nc"),
+                 "--model", "kde", "--save-fitted", str(tmp_path / "fitted.nc")]) == 0
+    assert "the fitted kde model" in capsys.readouterr().out
+    assert main(["standardize", str(tmp_path / "new.nc"), str(tmp_path / "y.nc"),
+                 "--fitted", str(tmp_path / "fitted.nc")]) == 0
+    assert "kde standardization of 50 topics, 69 systems" in capsys.readouterr().out
+    expected = scorestd.standardize(new_runs, "kde", reference=reference)
+    np.testing.assert_allclose(scorestd.load(tmp_path / "y.nc").values, expected.values,
+                               rtol=1e-12)
+    with pytest.raises(SystemExit):  # one source of the reference at a time
+        main(["standardize", "adhoc8_ap", str(tmp_path / "o.nc"), "--reference", "adhoc8_ap",
+              "--fitted", str(tmp_path / "fitted.nc")])
+
+
 def test_cli_errors_name_the_problem(tmp_path, capsys):
     ref = tmp_path / "ref.csv"
     scorestd.save(scorestd.datasets.load("adhoc8_ap").isel(topic=slice(0, 10)), ref)

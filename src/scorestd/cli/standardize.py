@@ -6,7 +6,7 @@ import argparse
 
 from ..factors import read_factors
 from ..io import load, save
-from ..models import DEGENERATE, model_names
+from ..models import DEGENERATE, FittedModel, get_model, model_names, read_fitted, write_fitted
 from ..standardize import standardize
 from ._common import add_command, load_data
 
@@ -19,11 +19,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("output", metavar="OUT", help="output file (.nc netCDF, else long CSV)")
     p.add_argument("--model", default="empirical", choices=model_names(),
                    help="distribution model (default: empirical, i.e. E-std)")
-    p.add_argument("--reference", metavar="REF",
-                   help="scores of the standardization systems (file or bundled dataset)")
-    p.add_argument("--factors", nargs=2, metavar=("MEANS", "SDS"),
-                   help="standardization factors (CSV matrices of per-topic means and sds, "
-                        "Webber et al.'s layout) instead of --reference")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--reference", metavar="REF",
+                        help="scores of the standardization systems (file or bundled dataset)")
+    source.add_argument("--factors", nargs=2, metavar=("MEANS", "SDS"),
+                        help="standardization factors (CSV matrices of per-topic means and "
+                             "sds, Webber et al.'s layout) instead of --reference")
+    source.add_argument("--fitted", metavar="FILE",
+                        help="a fitted model written by --save-fitted (any model; its name "
+                             "and options come from the file) instead of --reference")
+    p.add_argument("--save-fitted", metavar="FILE",
+                   help="also write the model fitted on the reference (or the input) to FILE "
+                        "(netCDF), to standardize other runs against it later")
     p.add_argument("--degenerate", choices=DEGENERATE, default="unstandardized",
                    help="topics whose reference systems all score the same (default: "
                         "unstandardized, mu=0 sigma=1 as the published code)")
@@ -33,14 +40,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cube = load_data(args)
-    if args.factors is not None:
+    model = args.model
+    if args.fitted is not None:
+        reference = read_fitted(args.fitted)
+        model = reference.name
+    elif args.factors is not None:
         reference = read_factors(*args.factors)
     elif args.reference is not None:
         reference = load(args.reference, measure=args.measure)
     else:
         reference = None
-    out = standardize(cube, args.model, reference=reference, degenerate=args.degenerate)
+    if args.save_fitted is not None:
+        if not isinstance(reference, FittedModel):
+            fit_on = cube if reference is None else reference
+            reference = (get_model(model)().from_params(reference, degenerate=args.degenerate)
+                         if args.factors is not None
+                         else get_model(model).fit(fit_on, degenerate=args.degenerate))
+        print(f"wrote {write_fitted(reference, args.save_fitted)}: the fitted {model} model")
+    out = standardize(cube, model, reference=reference, degenerate=args.degenerate)
     path = save(out, args.output, format=args.to, measure=args.measure)
-    print(f"wrote {path}: {args.model} standardization of {cube.sizes['topic']} topics, "
+    print(f"wrote {path}: {model} standardization of {cube.sizes['topic']} topics, "
           f"{cube.sizes['system']} systems, {cube.sizes['measure']} measures")
     return 0
