@@ -23,6 +23,8 @@ from .errors import ScoreDataError
 from .experiments.result import Experiment
 from .experiments.schemes import check_schemes, model_name
 from .kernels.correlation import kendall_tau_b
+from .models._base import DEGENERATE, check_choice, check_unit_interval
+from .models.registry import instantiate
 
 __all__ = ["LeaveOneOut", "leave_one_out"]
 
@@ -140,16 +142,15 @@ def leave_one_out(
             raise ScoreDataError(f"leaving out group {g!r} ({len(left_out)} runs) leaves fewer "
                                  f"than two runs in the reference")
     mean_all, mean_loo = [], []
+    positions = {run: k for k, run in enumerate(runs)}
+    left_out = [np.array([positions[r] for r in group]) for group in members.values()]
     for scheme in schemes:
         model = model_name(scheme)
         if model is None:
             full = loo = c
         else:
             full = standardize(c, model=model, **model_kwargs)
-            parts = [standardize(c.sel({SYSTEM: left_out}), model=model,
-                                 reference=c.drop_sel({SYSTEM: left_out}), **model_kwargs)
-                     for left_out in members.values()]
-            loo = xr.concat(parts, dim=SYSTEM).sel({SYSTEM: runs})
+            loo = full.copy(data=_left_out_cdfs(c, model, left_out, dict(model_kwargs)))
         mean_all.append(full.mean(TOPIC, skipna=True))
         mean_loo.append(loo.mean(TOPIC, skipna=True))
     scheme_dim = pd.Index(list(schemes), name="scheme")
@@ -173,6 +174,28 @@ def leave_one_out(
     ds["rank_change"] = ds["rank_loo"] - ds["rank_all"]
     ds = ds.assign_coords(group=(SYSTEM, [str(group_of[r]) for r in runs]))
     return LeaveOneOut(ds)
+
+
+def _left_out_cdfs(c: xr.DataArray, model: str, left_out: list[np.ndarray],
+                   options: dict[str, Any]) -> np.ndarray:
+    """``(T, S, M)``: each group's scores through the model fitted on all other runs.
+
+    Works on the numpy arrays once: no labelled cube per group (as many as there are
+    runs) is built, validated and fitted through xarray.
+    """
+    degenerate = options.pop("degenerate", "unstandardized")
+    check_choice("degenerate", degenerate, DEGENERATE)
+    check_choice("dim", options.pop("dim", SYSTEM), (SYSTEM,))
+    instance = instantiate(model, **options)
+    if instance.bounded:
+        check_unit_interval(c, instance.name)
+    values = np.ascontiguousarray(np.asarray(c.values).transpose(0, 2, 1))  # (T, M, S)
+    out = np.empty(values.shape)
+    for group in left_out:
+        rest = np.setdiff1d(np.arange(values.shape[-1]), group)
+        out[..., group] = instance._fit_apply(c.isel({SYSTEM: rest}), values[..., rest],
+                                              values[..., group], degenerate)
+    return out.transpose(0, 2, 1)
 
 
 def _groups(runs: list[str], groups: Mapping[str, Any] | pd.Series | None) -> dict[str, Any]:

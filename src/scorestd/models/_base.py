@@ -158,28 +158,43 @@ class Model:
         fused = None if self.bounded else self._fit_cdf_self(view)
         if fused is None:
             values = np.ascontiguousarray(view)
-            rows = _RowSummary.of(values)
-            deg = self._check_reference(cube, rows, degenerate)
-            params = self._fit(values, deg)
-            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-                y = self._cdf(values, **{k: params[k] if params[k].ndim == 3
-                                         else params[k][..., np.newaxis]
-                                         for k in self.param_names()})
-            if rows.has_missing:
-                y = np.where(np.isnan(values), np.nan, y)
+            y = self._fit_apply(cube, values, values, degenerate)
         else:
             y, rows = fused
             deg = self._check_reference(cube, rows, degenerate)
-        if deg.any():
-            if not y.flags.writeable or np.may_share_memory(y, view):  # never write the input
-                y = y.copy()
-            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-                y[deg] = (self._unstandardized_cdf(view[deg]) if degenerate == "unstandardized"
-                          else np.nan)
-                if rows.has_missing:
-                    y[deg] = np.where(np.isnan(view[deg]), np.nan, y[deg])
+            y = self._apply_degenerate(y, view, deg, degenerate, rows.has_missing)
         return xr.DataArray(y.transpose(0, 2, 1), dims=CUBE_DIMS, coords=cube.coords,
                             attrs=dict(cube.attrs), name=cube.name)
+
+    def _fit_apply(self, ref_cube: xr.DataArray, ref: np.ndarray, x: np.ndarray,
+                   degenerate: str) -> np.ndarray:
+        """The cdf fitted on ``ref`` ``(T, M, R)`` (contiguous) at ``x`` ``(T, M, S)``, in
+        numpy; ``ref_cube`` is ``ref`` labelled, for the checks and their messages. The
+        caller checks that a bounded model's ``x`` is in [0, 1]."""
+        rows = _RowSummary.of(ref)
+        deg = self._check_reference(ref_cube, rows, degenerate)
+        params = self._fit(ref, deg)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            y = self._cdf(x, **{k: params[k] if params[k].ndim == 3
+                                else params[k][..., np.newaxis] for k in self.param_names()})
+        missing = np.isnan(x)
+        has_missing = bool(missing.any())
+        if has_missing:
+            y = np.where(missing, np.nan, y)
+        return self._apply_degenerate(y, x, deg, degenerate, has_missing)
+
+    def _apply_degenerate(self, y: np.ndarray, x: np.ndarray, deg: np.ndarray,
+                          degenerate: str, has_missing: bool) -> np.ndarray:
+        """``y`` with the degenerate topics ``deg`` ``(T, M)`` set by the policy."""
+        if not deg.any():
+            return y
+        if not y.flags.writeable or np.may_share_memory(y, x):  # never write the input
+            y = y.copy()
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            y[deg] = self._unstandardized_cdf(x[deg]) if degenerate == "unstandardized" else np.nan
+            if has_missing:
+                y[deg] = np.where(np.isnan(x[deg]), np.nan, y[deg])
+        return y
 
     def _fit_cdf_self(self, values: np.ndarray) -> tuple[np.ndarray, _RowSummary] | None:
         """Fit on ``values`` ``(T, M, R)`` (a strided view) and return the cdf at the same
