@@ -64,6 +64,24 @@ def test_groups_leave_all_their_runs_out_together(sub):
     assert res.data["group"].sel(system=runs[0]).item() == "team_a"
 
 
+@pytest.mark.parametrize("policy", ["unstandardized", "nan"])
+def test_degenerate_topics_and_missing_scores_as_a_standardize_loop(policy):
+    # adhoc5_p10's topic t17: every run scores the same; plus a few missing scores.
+    p10 = scorestd.datasets.load("adhoc5_p10").isel(system=slice(0, 8), topic=slice(10, 20))
+    p10 = p10.copy()
+    p10[2, 3, 0] = np.nan
+    with pytest.warns(scorestd.ScorestdWarning, match="t17"):
+        res = leave_one_out(p10, schemes=["N", "E"], degenerate=policy)
+    for model, scheme in (("normal", "N"), ("empirical", "E")):
+        for run in p10.system.values[:3]:
+            with pytest.warns(scorestd.ScorestdWarning, match="t17"):
+                alone = scorestd.standardize(p10.sel(system=[run]), model, degenerate=policy,
+                                             reference=p10.drop_sel(system=run))
+            np.testing.assert_allclose(
+                res.data["mean_loo"].sel(scheme=scheme, system=run).values,
+                alone.mean("topic").sel(system=run).values, rtol=1e-12)
+
+
 def test_bad_group_mappings(sub):
     runs = sub.system.values.tolist()
     with pytest.raises(ScoreDataError, match=r"misses 1 run.*'run12'"):
