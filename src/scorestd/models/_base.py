@@ -334,9 +334,9 @@ class FittedModel:
 
     def _cdf_validated(self, xc: xr.DataArray, original: Any) -> xr.DataArray:
         func = self.model._cdf
-        cdf_self = getattr(self.model, "_cdf_self", None)
-        if cdf_self is not None and original is self._source:
-            func = lambda values, **params: cdf_self(values)  # noqa: E731
+        if original is self._source and type(self.model)._fit_cdf_self is not Model._fit_cdf_self:
+            # The scores fitted on: the family's one-pass route (one sort for E-std).
+            func = lambda values, **params: self.model._fit_cdf_self(values)[0]  # noqa: E731
         return self._apply(func, xc, original, fallback=self.model._unstandardized_cdf,
                            bounded_input=self.model.bounded, what="scores")
 

@@ -61,9 +61,6 @@ class Empirical(Model):
     def _cdf(self, x, *, sample):
         return ecdf(x, sample, ties=self.options["ties"])
 
-    def _cdf_self(self, x):
-        return ecdf(x, x, ties=self.options["ties"])
-
     def _fit_cdf_self(self, values):
         # One sort of the (strided) scores gives the ecdf and the rows' n, min and max.
         ranks = self_counts(values, self.options["ties"], keep_sorted=False, divide=True)
