@@ -10,11 +10,11 @@ import time
 import warnings
 
 import scorestd
-from scorestd.discriminative_power import discriminative_power
-from scorestd.leave_one_out import leave_one_out
-from scorestd.power import design_variance
-from scorestd.swap_rate import swap_rate
-from scorestd.topic_set_size import topic_set_size
+from scorestd.design.power import design_variance
+from scorestd.design.topic_sets import topic_set_size
+from scorestd.experiments.discrimination import discriminative_power
+from scorestd.experiments.leave_out import leave_one_out
+from scorestd.experiments.swap_rates import swap_rate
 
 SCHEMES = ["raw", "N", "U", "E"]
 

@@ -29,7 +29,7 @@ import scipy.stats
 
 import scorestd
 from scorestd.experiments import between_collection, within_collection
-from scorestd.experiments.schemes import URBANO2019_SCHEMES, standardized_stack
+from scorestd.models.schemes import URBANO2019_SCHEMES, standardized_stack
 
 PAIRS = [("robust2004", "ap"), ("robust2004", "ndcg"),
          ("terabyte2006", "ap"), ("terabyte2006", "ndcg")]

@@ -26,9 +26,7 @@ and gives the topic set sizes for the paired t-test and the one-way ANOVA over a
     code("""import os
 
 import scorestd
-from scorestd.power import design_variance
-from scorestd.topic_set_size import plot_topic_set_size, topic_set_size
-from scorestd.variance import estimate_variance
+from scorestd import design_variance, estimate_variance, plot_topic_set_size, topic_set_size
 
 # Reduced size (used by the test suite): one collection and a shorter grid.
 REDUCED = os.environ.get("SCORESTD_NOTEBOOK_REDUCED") == "1"

@@ -41,7 +41,7 @@ import matplotlib
 import pandas as pd
 
 import scorestd
-from scorestd.experiments import smoothing, split_half
+from scorestd import smoothing_experiment, split_half
 
 matplotlib.rcParams["figure.dpi"] = 80
 pd.set_option("display.precision", 3)
@@ -88,7 +88,7 @@ Figures 2–3; the pattern is the point.
 
 SMOOTH = """\
 robust = scorestd.datasets.load("robust2004")
-smoothed = smoothing(robust, measure="ap", trials=TRIALS, seed=SEED)
+smoothed = smoothing_experiment(robust, measure="ap", trials=TRIALS, seed=SEED)
 smoothed.summary()
 """
 

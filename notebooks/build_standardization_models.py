@@ -67,7 +67,7 @@ CELLS = [
     new_code_cell(
         "wins = []\n"
         "for name, cube in cubes.items():\n"
-        "    summary = scorestd.compare_models(cube).summary()\n"
+        "    summary = scorestd.goodness_of_fit(cube).summary()\n"
         "    summary[\"collection\"] = name\n"
         "    wins.append(summary.reset_index())\n"
         "wins = pd.concat(wins).set_index([\"collection\", \"measure\", \"model\"])\n"

@@ -42,7 +42,7 @@ import matplotlib
 import pandas as pd
 
 import scorestd
-from scorestd.experiments import between_collection, within_collection
+from scorestd import between_collection, within_collection
 
 matplotlib.rcParams["figure.dpi"] = 80
 pd.set_option("display.precision", 3)

@@ -9,8 +9,8 @@ from statsmodels.stats.power import TTestPower
 
 import scorestd
 from scorestd.cli import main
-from scorestd.topic_set_size import topic_set_size
-from scorestd.variance import estimate_variance
+from scorestd.design.topic_sets import topic_set_size
+from scorestd.design.variance import estimate_variance
 
 
 def _rows(out: str) -> list[list[str]]:

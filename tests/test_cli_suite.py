@@ -6,10 +6,10 @@ import pytest
 
 import scorestd
 from scorestd.cli import main
-from scorestd.discriminative_power import discriminative_power
 from scorestd.errors import ScorestdWarning
-from scorestd.leave_one_out import leave_one_out
-from scorestd.swap_rate import swap_rate
+from scorestd.experiments.discrimination import discriminative_power
+from scorestd.experiments.leave_out import leave_one_out
+from scorestd.experiments.swap_rates import swap_rate
 
 
 def _last_row(out: str) -> list[str]:

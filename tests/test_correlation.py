@@ -9,7 +9,7 @@ from scipy import stats
 
 import scorestd
 from scorestd import ScoreDataError
-from scorestd.correlation import CORRELATIONS
+from scorestd.stats.correlations import CORRELATIONS
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ import pytest
 import xarray as xr
 
 import scorestd
-from scorestd.cube import match_input_dims
 from scorestd.errors import ScoreDataError
+from scorestd.score_cube import match_input_dims
 
 
 def test_cube_from_2d_gets_default_labels_and_measure():

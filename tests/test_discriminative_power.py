@@ -13,8 +13,8 @@ from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 import scorestd
-from scorestd.discriminative_power import discriminative_power
 from scorestd.errors import ScoreDataError, ScorestdError
+from scorestd.experiments.discrimination import discriminative_power
 
 
 @pytest.fixture(scope="module")

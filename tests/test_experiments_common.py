@@ -12,7 +12,7 @@ from scorestd.experiments import (
     BetweenCollection,
     WithinCollection,
     between_collection,
-    smoothing,
+    smoothing_experiment,
     split_half,
     within_collection,
 )
@@ -23,18 +23,18 @@ from scorestd.experiments._common import (
     topic_subsets,
 )
 from scorestd.experiments.result import trial_dataset
+from scorestd.experiments.swap_rates import swap_rate
 from scorestd.kernels.correlation import kendall_tau_b, pearson, tau_ap_b
-from scorestd.swap_rate import swap_rate
 
 
-@pytest.mark.parametrize("func", [between_collection, within_collection, smoothing,
+@pytest.mark.parametrize("func", [between_collection, within_collection, smoothing_experiment,
                                   split_half, BetweenCollection.plot, WithinCollection.plot])
 def test_docstrings_have_no_marker_left(func):
     for marker in ("{scores}", "{seed}", "{engine}", "{figure}"):
         assert marker not in func.__doc__
 
 
-@pytest.mark.parametrize("func", [between_collection, within_collection, smoothing, split_half])
+@pytest.mark.parametrize("func", [between_collection, within_collection, smoothing_experiment, split_half])
 def test_shared_parameters_keep_the_docstring_indentation(func):
     # the text swap_rate writes out by hand is what the marker expands to
     expected = ("    batch_size, progress, client\n"

@@ -105,7 +105,7 @@ def test_dask_cluster_gives_identical_numbers():
 
 
 def test_single_threaded_blas_restores_the_thread_count():
-    from scorestd.experiments import blas
+    from scorestd.kernels import blas
 
     controls = blas._controls()
     before = [getter() for _, getter in controls]

@@ -7,7 +7,7 @@ import pytest
 import scipy.stats
 
 import scorestd
-from scorestd.experiments import smoothing
+from scorestd import smoothing_experiment
 
 
 def _trial_rng(seed, trials, k):
@@ -24,7 +24,7 @@ def _standardize(x, scheme):
 def test_matches_a_loop(robust2004):
     seed, trials, n = 6, 2, 10
     alphas = [0.0, 0.5, 0.8, 1.0]
-    res = smoothing(robust2004, measure="ap", schemes=["raw", "N"], alphas=alphas,
+    res = smoothing_experiment(robust2004, measure="ap", schemes=["raw", "N"], alphas=alphas,
                     n_topics=n, trials=trials, seed=seed)
     x = robust2004.sel(measure="ap").values
     n_sys = x.shape[1]
@@ -54,7 +54,7 @@ def test_matches_a_loop(robust2004):
 def test_paper_pattern(robust2004):
     """Ravana et al. Figures 2-3: smoothing with prior information beats both α=0 and
     α=1, and stays below the 50-topic baseline."""
-    res = smoothing(robust2004, measure="ap", trials=150, seed=2009, alphas=[0, 0.5, 0.8, 1])
+    res = smoothing_experiment(robust2004, measure="ap", trials=150, seed=2009, alphas=[0, 0.5, 0.8, 1])
     s = res.summary()
     for scheme in ("raw", "N"):
         best = s.loc[scheme, ["α=0.5", "α=0.8"]].max()
@@ -64,11 +64,11 @@ def test_paper_pattern(robust2004):
 
 def test_bad_input(robust2004):
     with pytest.raises(ValueError, match="alphas"):
-        smoothing(robust2004, measure="ap", trials=2, alphas=[0.5, 1.5])
+        smoothing_experiment(robust2004, measure="ap", trials=2, alphas=[0.5, 1.5])
     with pytest.raises(ValueError, match="three disjoint"):
-        smoothing(robust2004, measure="ap", trials=2, n_topics=34)
+        smoothing_experiment(robust2004, measure="ap", trials=2, n_topics=34)
 
 
 def test_plot(robust2004):
-    res = smoothing(robust2004, measure="ap", trials=10, seed=0, alphas=[0, 0.5, 0.8, 1])
+    res = smoothing_experiment(robust2004, measure="ap", trials=10, seed=0, alphas=[0, 0.5, 0.8, 1])
     assert len(res.plot().axes) == 2

@@ -12,8 +12,8 @@ from scipy.stats import kendalltau
 
 from scorestd import aggregate, cube, topic_hardness, topic_split
 from scorestd.errors import ScoreDataError, ScorestdWarning
-from scorestd.hardness import HardEasySplit, MiddleRestSplit
 from scorestd.kernels.hardness import split_sizes, topic_hardness_kernel
+from scorestd.stats.hardness import HardEasySplit, MiddleRestSplit
 
 
 def test_hardness_matches_plain_formulas(small_cube):

@@ -1,4 +1,4 @@
-"""Leave-one-out standardization against a plain loop with scorestd.standardize."""
+"""Leave-one-out standardization against a plain loop with scorestd.stats.standardization."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from scipy import stats
 
 import scorestd
 from scorestd.errors import ScoreDataError
-from scorestd.leave_one_out import leave_one_out
+from scorestd.experiments.leave_out import leave_one_out
 
 
 @pytest.fixture(scope="module")

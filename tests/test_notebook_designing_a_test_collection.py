@@ -9,9 +9,9 @@ import nbformat
 import pytest
 
 import scorestd
-from scorestd.power import design_variance
-from scorestd.topic_set_size import topic_set_size
-from scorestd.variance import estimate_variance
+from scorestd.design.power import design_variance
+from scorestd.design.topic_sets import topic_set_size
+from scorestd.design.variance import estimate_variance
 
 NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "designing_a_test_collection.ipynb"
 

@@ -28,7 +28,7 @@ def test_notebook_runs_and_reports_checked_values(run_notebook, tmp_path):
     # Reference: scipy's tau_b between the raw and N-std system means.
     assert tau == pytest.approx(stats.kendalltau(normal, raw).statistic, abs=1e-6)
     wins = int(re.search(r"wins_aic robust2004 ap truncnorm = (\d+)", text).group(1))
-    comparison = scorestd.compare_models(scorestd.datasets.load("robust2004"))
+    comparison = scorestd.goodness_of_fit(scorestd.datasets.load("robust2004"))
     assert wins == int(comparison.wins("aic").sel(model="truncnorm", measure="ap"))
     assert any(out.get("output_type") == "display_data" and "image/png" in out.get("data", {})
                for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs)

@@ -12,9 +12,10 @@ from scipy import stats
 from statsmodels.stats.power import TTestIndPower, TTestPower
 
 import scorestd
+from scorestd.design.power import power_function, solve_power
+from scorestd.errors import OptionError, UnreachableTargetError
+from scorestd.design.variance import estimate_variance
 from scorestd.errors import ScoreDataError
-from scorestd.power import DesignError, UnreachableTargetError, power_function, solve_power
-from scorestd.variance import estimate_variance
 
 
 @pytest.mark.parametrize("variance", [0.01, 0.0272, 0.05])
@@ -119,7 +120,7 @@ def test_scheme_mapping_gives_scheme_dim(small_cube):
     ({"power": 0.8, "min_diff": 0.1, "test": "wilcoxon"}, "'paired_t', 'unpaired_t', 'anova'"),
 ])
 def test_bad_arguments(kwargs, match):
-    # DesignError for values, ValueError for options; DesignError is a ValueError too
+    # OptionError for values, ValueError for options; OptionError is a ValueError too
     with pytest.raises(ValueError, match=match):
         solve_power(variance=0.04, **kwargs)
 
@@ -137,9 +138,9 @@ def test_unreachable_targets_are_reported_not_returned():
 
 
 def test_scores_or_variance_but_not_both(small_cube):
-    with pytest.raises(DesignError, match="not both or neither"):
+    with pytest.raises(OptionError, match="not both or neither"):
         solve_power(small_cube, variance=0.1, min_diff=0.1, power=0.8)
-    with pytest.raises(DesignError, match="not both or neither"):
+    with pytest.raises(OptionError, match="not both or neither"):
         solve_power(min_diff=0.1, power=0.8)
 
 
@@ -149,7 +150,7 @@ def test_one_system_cube_is_rejected():
 
 
 def test_design_variance_per_test_and_pooled(robust2004, adhoc8_ap):
-    from scorestd.power import design_variance
+    from scorestd.design.power import design_variance
 
     cubes = [robust2004.sel(measure=["ap"]), adhoc8_ap]
     resid = estimate_variance(cubes)
@@ -166,7 +167,7 @@ def test_design_variance_per_test_and_pooled(robust2004, adhoc8_ap):
 
 @given(st.floats(1, 500), st.floats(0.05, 0.99), st.floats(-50, 2000))
 def test_smallest_n_with_a_start_hint_is_the_same_integer(scale, target, start):
-    from scorestd.power import smallest_n
+    from scorestd.design.power import smallest_n
 
     def fn(n):
         return 1 - math.exp(-n / scale)

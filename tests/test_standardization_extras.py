@@ -1,4 +1,4 @@
-"""Factors files, compare_models, the report, the CLI and the Figure-1 plots."""
+"""Factors files, goodness_of_fit, the report, the CLI and the Figure-1 plots."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from scipy import stats
 import scorestd
 from scorestd.cli import main
 from scorestd.errors import ScoreDataError, ScorestdError
-from scorestd.report import standardization_report
+from scorestd.plots.report import standardization_report
 
 # --- the paper's Figure 1 ------------------------------------------------------------------
 
@@ -98,11 +98,11 @@ def test_factors_missing_a_measure(robust2004, tmp_path):
         scorestd.standardize(robust2004.sel(measure=["ap"]), "beta", reference=f)
 
 
-# --- compare_models ------------------------------------------------------------------------
+# --- goodness_of_fit ------------------------------------------------------------------------
 
 
-def test_compare_models_against_scipy(adhoc8_ap):
-    c = scorestd.compare_models(adhoc8_ap, ["normal", "beta"])
+def test_goodness_of_fit_against_scipy(adhoc8_ap):
+    c = scorestd.goodness_of_fit(adhoc8_ap, ["normal", "beta"])
     x = adhoc8_ap.sel(topic="t04", measure="ap").values
     mu, sd = x.mean(), x.std(ddof=1)
     # Reference: scipy's one-sample KS statistic against the same fitted normal.
@@ -116,7 +116,7 @@ def test_compare_models_against_scipy(adhoc8_ap):
         pytest.approx(ll)
     assert float(c.data["aic"].sel(model="normal", topic="t04", measure="ap")) == \
         pytest.approx(4 - 2 * ll)
-    cvm = scorestd.compare_models(adhoc8_ap, ["normal"], distance="cvm")
+    cvm = scorestd.goodness_of_fit(adhoc8_ap, ["normal"], distance="cvm")
     # Reference: scipy's Cramér–von Mises statistic.
     want = stats.cramervonmises(x, stats.norm(mu, sd).cdf).statistic
     assert float(cvm.data["distance"].sel(model="normal", topic="t04", measure="ap")) == \
@@ -127,11 +127,11 @@ def test_compare_models_against_scipy(adhoc8_ap):
     assert summary.loc[("beta", "ap"), "wins_aic"] == int(wins.sel(model="beta"))
 
 
-def test_compare_models_rejects_the_z_score_and_bad_distance(adhoc8_ap):
+def test_goodness_of_fit_rejects_the_z_score_and_bad_distance(adhoc8_ap):
     with pytest.raises(ScorestdError, match="'z' is not a cdf"):
-        scorestd.compare_models(adhoc8_ap, ["normal", "z"])
+        scorestd.goodness_of_fit(adhoc8_ap, ["normal", "z"])
     with pytest.raises(ValueError, match="distance must be one of 'ks', 'cvm'"):
-        scorestd.compare_models(adhoc8_ap, ["normal"], distance="ad")
+        scorestd.goodness_of_fit(adhoc8_ap, ["normal"], distance="ad")
 
 
 # --- report and CLI ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from hypothesis.extra.numpy import arrays
 import scorestd
 from scorestd.errors import ScoreDataError, ScorestdError
 from scorestd.experiments.engine import draw_trials
-from scorestd.swap_rate import swap_rate
+from scorestd.experiments.swap_rates import swap_rate
 
 
 @pytest.fixture(scope="module")

@@ -13,15 +13,16 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
-from scorestd.power import DesignError, UnreachableTargetError, design_variance
-from scorestd.topic_set_size import (
+from scorestd.design.power import design_variance
+from scorestd.errors import OptionError, UnreachableTargetError
+from scorestd.design.topic_sets import (
     ci_expected_width,
-    plot_topic_set_size,
     sakai_power_anova,
     sakai_power_paired_t,
     topic_set_size,
 )
-from scorestd.variance import estimate_variance
+from scorestd.design.variance import estimate_variance
+from scorestd.plots import plot_topic_set_size
 
 
 def _nct_power(n: int, effect: float, alpha: float) -> float:
@@ -161,7 +162,7 @@ def test_from_scores_uses_twice_the_residual_and_the_residual(robust2004):
     ({"min_diff": 0.1, "method": "nagata"}, "'sakai', 'exact'"),
 ])
 def test_bad_arguments(kwargs, match):
-    # DesignError for values, ValueError for options; DesignError is a ValueError too
+    # OptionError for values, ValueError for options; OptionError is a ValueError too
     with pytest.raises(ValueError, match=match):
         topic_set_size(variance=0.04, **kwargs)
 
@@ -169,7 +170,7 @@ def test_bad_arguments(kwargs, match):
 def test_unreachable_says_so():
     with pytest.raises(UnreachableTargetError, match="up to 100 topics"):
         topic_set_size(variance=0.04, min_diff=0.001, max_topics=100)
-    with pytest.raises(DesignError, match="variance must be a finite number > 0"):
+    with pytest.raises(OptionError, match="variance must be a finite number > 0"):
         topic_set_size(variance=0.0, min_diff=0.1)
 
 
@@ -212,14 +213,14 @@ def test_schemes_from_scores(adhoc8_ap):
     for scheme in ("raw", "U"):
         assert got.sel(scheme=scheme, measure="ap") == topic_set_size(
             variance=var.sel(scheme=scheme, measure="ap").item(), min_diff=0.05)
-    with pytest.raises(DesignError, match="schemes= needs score data"):
+    with pytest.raises(OptionError, match="schemes= needs score data"):
         topic_set_size(variance=0.04, schemes=["U"], min_diff=0.05)
 
 
 @pytest.mark.parametrize("df,expected", [(1, 7.85), (2, 9.64), (3, 10.91), (4, 11.94),
                                          (5, 12.83), (6, 13.62)])
 def test_starting_noncentrality_matches_cohens_table(df, expected):
-    from scorestd.topic_set_size import _lambda_infinity
+    from scorestd.design.topic_sets import _lambda_infinity
 
     # Cohen (1988), Table 9.4.2: λ for power .80 at α = .05 with u = df (the χ² limit
     # that Nagata's table and Sakai's tool start the ANOVA design from)

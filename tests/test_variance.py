@@ -15,8 +15,8 @@ from hypothesis.extra.numpy import arrays
 from statsmodels.stats.anova import anova_lm
 
 import scorestd
+from scorestd.design.variance import anova_residual, estimate_variance
 from scorestd.errors import ScoreDataError, ScorestdWarning
-from scorestd.variance import anova_residual, estimate_variance
 
 
 def _statsmodels_residual(x2d: np.ndarray) -> tuple[float, float]:

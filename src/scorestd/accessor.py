@@ -8,68 +8,36 @@ The methods, and the functions they call, are listed in :data:`METHODS`.
 
 from __future__ import annotations
 
-import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import xarray as xr
 
 __all__ = ["METHODS", "ScoreCubeAccessor"]
 
-#: Accessor method → the function it calls with the array as first argument.
-METHODS: dict[str, str] = {
+#: Accessor methods, each the top-level function ``scorestd.<name>`` with the array first.
+METHODS: tuple[str, ...] = (
     # the cube and its files
-    "validate": "scorestd.cube.validate",
-    "describe": "scorestd.describe.describe",
-    "to_dataframe": "scorestd.io.to_dataframe",
-    "save": "scorestd.io.save",
+    "validate", "describe", "to_dataframe", "save",
     # standardization
-    "standardize": "scorestd.standardize.standardize",
-    "standardization_factors": "scorestd.factors.standardization_factors",
-    "compare_models": "scorestd.models.compare_models",
-    "standardization_report": "scorestd.report.standardization_report",
-    "plot_standardization": "scorestd.standardization_plots.plot_standardization",
-    "plot_mapping": "scorestd.standardization_plots.plot_mapping",
-    "plot_topic_distributions": "scorestd.standardization_plots.plot_topic_distributions",
+    "standardize", "standardization_factors", "goodness_of_fit", "standardization_report",
+    "plot_standardization", "plot_mapping", "plot_topic_distributions",
     # smoothing, aggregation, topics
-    "smooth": "scorestd.smoothing.smooth",
-    "aggregate": "scorestd.aggregation.aggregate",
-    "rank_systems": "scorestd.aggregation.rank_systems",
-    "topic_hardness": "scorestd.hardness.topic_hardness",
-    "topic_split": "scorestd.hardness.topic_split",
+    "smooth", "aggregate", "rank_systems", "topic_hardness", "topic_split",
     # correlation and significance
-    "correlation": "scorestd.correlation.correlation",
-    "compare": "scorestd.significance.compare",
-    "compare_unpaired": "scorestd.significance.compare_unpaired",
-    "fraction_significant": "scorestd.significance.fraction_significant",
-    "adjust_pvalues": "scorestd.multiple_comparisons.adjust_pvalues",
-    "tukey_hsd": "scorestd.multiple_comparisons.tukey_hsd",
-    "randomised_tukey_hsd": "scorestd.multiple_comparisons.randomised_tukey_hsd",
+    "correlation", "compare", "compare_unpaired", "fraction_significant", "adjust_pvalues",
+    "tukey_hsd", "randomised_tukey_hsd",
     # power and collection design
-    "estimate_variance": "scorestd.variance.estimate_variance",
-    "design_variance": "scorestd.power.design_variance",
-    "solve_power": "scorestd.power.solve_power",
-    "topic_set_size": "scorestd.topic_set_size.topic_set_size",
-    "discriminative_power": "scorestd.discriminative_power.discriminative_power",
-    "swap_rate": "scorestd.swap_rate.swap_rate",
-    "leave_one_out": "scorestd.leave_one_out.leave_one_out",
+    "estimate_variance", "anova_residual", "design_variance", "solve_power", "topic_set_size",
     # resampling experiments
-    "within_collection": "scorestd.experiments.within_collection",
-    "between_collection": "scorestd.experiments.between_collection",
-    "split_half": "scorestd.experiments.split_half",
-    "smoothing_experiment": "scorestd.experiments.smoothing",
-}
+    "within_collection", "between_collection", "split_half", "smoothing_experiment",
+    "discriminative_power", "swap_rate", "leave_one_out",
+)
 
 
-def _function(path: str) -> Callable[..., Any]:
-    module, _, name = path.rpartition(".")
-    return getattr(importlib.import_module(module), name)
-
-
-def _method(name: str, path: str) -> Callable[..., Any]:
-    """A method that calls the function at ``path`` with the accessor's array first."""
-    function = _function(path)
+def _method(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """A method that calls ``function`` (``scorestd.<name>``) with the accessor's array first."""
 
     def method(self: ScoreCubeAccessor, *args: Any, **kwargs: Any) -> Any:
         return function(self._obj, *args, **kwargs)
@@ -83,7 +51,7 @@ def _method(name: str, path: str) -> Callable[..., Any]:
                     *parameters[1:]])
     summary = (inspect.getdoc(function) or "").split("\n\n", 1)[0]
     method.__doc__ = (f"{summary}\n\n``scores.scorestd.{name}(...)`` is "
-                      f":func:`{path}` with ``scores`` as its first argument "
+                      f":func:`scorestd.{name}` with ``scores`` as its first argument "
                       f"({parameters[0].name!r}).")
     return method
 
@@ -111,6 +79,11 @@ class ScoreCubeAccessor:
         return sorted({*super().__dir__(), *METHODS})
 
 
-for _name, _path in METHODS.items():
-    setattr(ScoreCubeAccessor, _name, _method(_name, _path))
-del _name, _path
+def register_methods(namespace: Mapping[str, Callable[..., Any]]) -> None:
+    """Add one method per name of :data:`METHODS`, calling ``namespace[name]``.
+
+    The package root calls this once with its own namespace, so that the accessor needs no
+    import of the root (imports in the package only go down).
+    """
+    for name in METHODS:
+        setattr(ScoreCubeAccessor, name, _method(name, namespace[name]))

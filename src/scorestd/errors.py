@@ -49,6 +49,24 @@ class ScoreDataError(ScorestdError, ValueError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+class OptionError(ScorestdError, ValueError):
+    """An argument outside its allowed values: an unknown option, a probability ≥ 1, a
+    negative count. Every check of :mod:`scorestd._options` raises it.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> scorestd.power_function("paired_t", variance=-1)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: variance must be a finite number > 0; got -1
+    """
+
+
+class UnreachableTargetError(ScorestdError, ValueError):
+    """A solver cannot reach the requested power (or width) within its bounds."""
+
+
 class ScorestdWarning(UserWarning):
     """Warnings about the data or a policy decision (e.g. a degenerate topic).
 
@@ -76,3 +94,13 @@ def warn(message: str, category: type[Warning] = ScorestdWarning) -> None:
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         level, frame = level + 1, frame.f_back
     warnings.warn(message, category, stacklevel=level)
+
+
+def __getattr__(name: str):
+    # Names of earlier releases, for one release.
+    if name == "DesignError":
+        warnings.warn("scorestd.errors.DesignError is now OptionError (the error of every "
+                      "argument check); DesignError will be removed in the next release",
+                      DeprecationWarning, stacklevel=2)
+        return OptionError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

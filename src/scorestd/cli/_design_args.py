@@ -7,9 +7,9 @@ from typing import Any
 
 import xarray as xr
 
+from ..design.power import design_variance
 from ..errors import ScorestdError
 from ..io import load
-from ..power import design_variance
 from ._common import add_measure_and_format, split_list
 
 

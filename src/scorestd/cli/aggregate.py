@@ -7,11 +7,11 @@ from typing import get_args
 
 import pandas as pd
 
-from ..aggregation import aggregate, rank_systems
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScorestdError
 from ..kernels.aggregate import DEFAULT_EPS, METHODS, ZeroPolicy
 from ..kernels.ranking import TieRule
+from ..stats.aggregation import aggregate, rank_systems
 from ._common import add_command, load_data, print_table
 
 

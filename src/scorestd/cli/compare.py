@@ -6,7 +6,7 @@ import argparse
 
 from ..dims import MEASURE
 from ..kernels.multiple import ADJUST_METHODS
-from ..significance import TESTS, compare
+from ..stats.significance import TESTS, compare
 from ._common import add_command, load_data, print_table
 
 COLUMNS = ["system", "system2", "mean_diff", "effect_size", "ci_low", "ci_high", "statistic",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..discriminative_power import discriminative_power
+from ..experiments.discrimination import discriminative_power
 from ._common import add_command, load_data, print_table, split_list, write_figure
 
 

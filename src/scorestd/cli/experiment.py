@@ -6,6 +6,7 @@ import argparse
 import contextlib
 
 from ..errors import ScorestdError
+from .. import experiments
 from ..io import load
 from ._common import add_command, print_table, split_list, write_figure
 
@@ -14,7 +15,7 @@ EXPERIMENTS = {
     "within": ("within_collection", "robust2004", "ap"),
     "between": ("between_collection", "robust2004", "ap"),
     "split-half": ("split_half", "adhoc8_ap", None),
-    "smoothing": ("smoothing", "robust2004", "ap"),
+    "smoothing": ("smoothing_experiment", "robust2004", "ap"),
 }
 
 
@@ -42,8 +43,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import experiments
-
     function, data, measure = EXPERIMENTS[args.name]
     cube = load(args.data or data, measure=args.measure or measure)
     kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,

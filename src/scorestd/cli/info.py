@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..describe import describe
 from ..dims import MEASURE, SYSTEM, TOPIC
+from ..stats.descriptive import describe
 from ._common import add_command, load_data, print_table
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..experiments.leave_out import leave_one_out
 from ..io.groups import read_groups
-from ..leave_one_out import leave_one_out
 from ._common import add_command, load_data, print_table, split_list
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..power import solve_power
+from ..design.power import solve_power
 from ._common import add_command, print_table
 from ._design_args import add_collections_argument, as_frame, variance_from_args
 

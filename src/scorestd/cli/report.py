@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import get_args
 
-from ..models import DEGENERATE, model_names
-from ..report import DEFAULT_DATA, standardization_report
+from .._options import Degenerate
+from ..models import model_names
+from ..plots.report import DEFAULT_DATA, standardization_report
 from ._common import add_command, add_data_argument, load_data, print_table
 
 
@@ -21,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="folder for the plots (default: scorestd-report/)")
     p.add_argument("--models", nargs="+", choices=model_names(), metavar="MODEL",
                    help=f"models to use (default: all: {', '.join(model_names())})")
-    p.add_argument("--degenerate", choices=DEGENERATE, default="unstandardized",
+    p.add_argument("--degenerate", choices=get_args(Degenerate), default="unstandardized",
                    help="policy for topics whose systems all score the same")
     p.add_argument("--top", type=int, metavar="N", help="print only the N best raw systems")
     p.add_argument("--no-plots", action="store_true", help="do not write the plots")

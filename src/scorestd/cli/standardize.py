@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import get_args
 
-from ..factors import read_factors
+from .._options import Degenerate
 from ..io import load, save
-from ..models import DEGENERATE, FittedModel, get_model, model_names, read_fitted, write_fitted
-from ..standardize import standardize
+from ..models import FittedModel, get_model, model_names, read_fitted, write_fitted
+from ..models.factors import read_factors
+from ..stats.standardization import standardize
 from ._common import add_command, load_data
 
 
@@ -31,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--save-fitted", metavar="FILE",
                    help="also write the model fitted on the reference (or the input) to FILE "
                         "(netCDF), to standardize other runs against it later")
-    p.add_argument("--degenerate", choices=DEGENERATE, default="unstandardized",
+    p.add_argument("--degenerate", choices=get_args(Degenerate), default="unstandardized",
                    help="topics whose reference systems all score the same (default: "
                         "unstandardized, mu=0 sigma=1 as the published code)")
     p.add_argument("--to", choices=("netcdf", "long", "matrix"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..swap_rate import swap_rate
+from ..experiments.swap_rates import swap_rate
 from ._common import add_command, load_data, print_table, split_list, write_figure
 
 

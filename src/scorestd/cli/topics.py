@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..topic_set_size import topic_set_size
+from ..design.topic_sets import topic_set_size
 from ._common import add_command, print_table, split_list
 from ._design_args import add_collections_argument, variance_from_args
 

@@ -8,26 +8,53 @@ on a ``dask.distributed`` cluster) and returns an :class:`Experiment` whose ``da
 
 - :func:`within_collection`, :func:`between_collection`: Urbano, Lima & Hanjalic (2019).
 - :func:`split_half`: Ravana & Moffat (2009).
-- :func:`smoothing`: Ravana, Park & Moffat (2009).
+- :func:`smoothing_experiment`: Ravana, Park & Moffat (2009).
+- :func:`discriminative_power`, :func:`swap_rate`, :func:`leave_one_out`: Sakai's
+  evaluation suite.
+
+Each function is also a top-level function of :mod:`scorestd`.
 """
+
+import warnings
 
 from . import engine
 from .between import BetweenCollection, between_collection
+from .discrimination import DiscriminativePower, discriminative_power
+from .leave_out import LeaveOneOut, leave_one_out
+from .prior_smoothing import SmoothingExperiment, smoothing_experiment
 from .result import ALPHAS, Experiment
-from .smoothing import Smoothing, smoothing
-from .split_half import SplitHalf, split_half
+from .split_halves import SplitHalf, split_half
+from .swap_rates import SwapRate, swap_rate
 from .within import WithinCollection, within_collection
 
 __all__ = [
     "ALPHAS",
     "BetweenCollection",
+    "DiscriminativePower",
     "Experiment",
-    "Smoothing",
+    "LeaveOneOut",
+    "SmoothingExperiment",
     "SplitHalf",
+    "SwapRate",
     "WithinCollection",
     "between_collection",
+    "discriminative_power",
     "engine",
-    "smoothing",
+    "leave_one_out",
+    "smoothing_experiment",
     "split_half",
+    "swap_rate",
     "within_collection",
 ]
+
+#: Names of earlier releases, read for one release with a DeprecationWarning.
+_RENAMED = {"smoothing": "smoothing_experiment", "Smoothing": "SmoothingExperiment"}
+
+
+def __getattr__(name: str):
+    if name in _RENAMED:
+        new = _RENAMED[name]
+        warnings.warn(f"scorestd.experiments.{name} is now {new}; the old name will be removed "
+                      "in the next release", DeprecationWarning, stacklevel=2)
+        return globals()[new]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._options import check_count
 from ..kernels.t_decisions import count_significant_t, welch_t_all_pairs
+from ..models.schemes import URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
     agreement_summary,
     ranking_agreement,
@@ -35,13 +37,11 @@ from .engine import draw_trials, run_batches
 from .result import (
     ALPHAS,
     Experiment,
-    check_positive,
     density_panel,
     finish_figure,
     single_measure,
     trial_dataset,
 )
-from .schemes import URBANO2019_SCHEMES, check_schemes, standardized_stack
 
 __all__ = ["BetweenCollection", "between_collection"]
 
@@ -153,7 +153,7 @@ def between_collection(
     schemes = check_schemes(schemes)
     total = cube.sizes["topic"]
     n_topics = min(50, total // 2) if n_topics is None else n_topics
-    n_topics = check_positive("n_topics", n_topics, minimum=2)
+    n_topics = check_count("n_topics", n_topics, 2)
     if 2 * n_topics > total:
         raise ValueError(f"two disjoint subsets of n_topics={n_topics} need {2 * n_topics} "
                          f"topics; the cube has {total}")

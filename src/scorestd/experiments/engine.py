@@ -13,7 +13,7 @@ separates the two steps:
    tasks on a ``dask.distributed`` cluster. ``compute`` sees a batch axis first and
    treats every trial independently, so the numbers do not depend on the batch size
    or on the number of workers; memory is bounded by the batch size. Batches run with a
-   single-threaded BLAS (:mod:`scorestd.experiments.blas`).
+   single-threaded BLAS (:mod:`scorestd.kernels.blas`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .blas import single_threaded_blas
+from ..kernels.blas import single_threaded_blas
 
 __all__ = ["batch_slices", "draw_trials", "run_batches"]
 

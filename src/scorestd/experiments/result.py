@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..cube import validate
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
+from ..score_cube import validate
 
 __all__ = ["ALPHAS", "Experiment", "single_measure"]
 
@@ -47,13 +47,6 @@ def single_measure(scores: Any, measure: str | None) -> xr.DataArray:
             f"experiments need a complete topic × system matrix"
         )
     return one
-
-
-def check_positive(name: str, value: Any, *, minimum: int = 1) -> int:
-    """An integer argument that must be at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._options import check_count
 from ..kernels.t_decisions import fraction_significant_t, paired_t_complete
+from ..models.schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
     agreement_summary,
     ranking_agreement,
@@ -30,13 +32,11 @@ from .engine import draw_trials, run_batches
 from .result import (
     ALPHAS,
     Experiment,
-    check_positive,
     density_panel,
     finish_figure,
     single_measure,
     trial_dataset,
 )
-from .schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
 
 __all__ = ["WithinCollection", "within_collection"]
 
@@ -146,7 +146,7 @@ def within_collection(
     cube = single_measure(scores, measure)
     schemes = check_schemes(schemes)
     n_topics_total = cube.sizes["topic"]
-    n_topics = check_positive("n_topics", n_topics, minimum=2)
+    n_topics = check_count("n_topics", n_topics, 2)
     if n_topics > n_topics_total:
         raise ValueError(f"n_topics={n_topics} but the cube has {n_topics_total} topics")
     alphas = np.asarray(alphas, dtype=np.float64)

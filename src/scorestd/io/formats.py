@@ -9,6 +9,7 @@ from typing import Literal
 
 import xarray as xr
 
+from .. import datasets
 from ..errors import ScoreDataError
 from .matrix_csv import read_matrix_csv, write_matrix_csv
 from .netcdf import read_netcdf, write_netcdf
@@ -82,8 +83,6 @@ def load(
     >>> load("adhoc8_ap").sizes["system"]
     129
     """
-    from .. import datasets
-
     if isinstance(source, list | tuple):
         cube = read_trec_eval(source)
     elif format is None and isinstance(source, str) and datasets.is_dataset(source):

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from ..cube import cube as make_cube
-from ..cube import validate
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
+from ..score_cube import cube as make_cube
+from ..score_cube import validate
 from ._common import existing_file, parse_score, read_text
 
 __all__ = ["read_matrix_csv", "write_matrix_csv"]

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from ..cube import validate
 from ..errors import ScoreDataError
+from ..score_cube import validate
 from ._common import existing_file
 
 __all__ = ["read_netcdf", "write_netcdf"]

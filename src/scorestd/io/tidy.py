@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..cube import cube as make_cube
-from ..cube import validate
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
+from ..score_cube import cube as make_cube
+from ..score_cube import validate
 from ._common import MISSING_MARKERS, existing_file, read_text
 
 __all__ = ["from_dataframe", "read_long_csv", "to_dataframe", "write_long_csv"]

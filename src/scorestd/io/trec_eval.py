@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from ..cube import cube as make_cube
 from ..errors import ScoreDataError
+from ..score_cube import cube as make_cube
 from ._common import existing_file, parse_score, read_text
 
 __all__ = ["read_trec_eval"]

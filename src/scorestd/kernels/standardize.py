@@ -1,14 +1,14 @@
 """Per-topic standardization kernels: numpy arrays, systems on the last axis.
 
-Every function takes evaluated scores ``x`` shaped ``(..., T, S)`` and reference scores
-``ref`` shaped ``(..., T, R)`` (any leading batch dims, then topics, then systems) and
-fits one distribution per row of ``ref`` (one topic of one batch element) that it
-applies to the same row of ``x``. ``NaN`` in ``ref`` is skipped when fitting; ``NaN``
-in ``x`` stays ``NaN``. A row of ``ref`` without a finite score, or with zero spread
-for the location-scale transforms, gives ``NaN`` (the labelled layer applies the
-degenerate-topic policy before it gets here).
+Scores ``x`` are shaped ``(..., S)`` (systems last, any leading dims, one distribution per
+row). The location-scale cdfs take the per-row parameters (``mean``, ``sd`` broadcasting
+against ``x``, as :func:`location_scale` returns them); the ecdf takes the reference
+scores ``ref`` ``(..., R)`` of each row. ``NaN`` in ``ref`` is skipped when fitting;
+``NaN`` in ``x`` stays ``NaN``; zero spread gives ``inf``/``NaN`` (the models apply the
+degenerate-topic policy).
 
-No xarray here; :func:`scorestd.standardize` wraps these.
+No xarray here: the models of :mod:`scorestd.models` (N-std, U-std, z-std, E-std) are
+these formulas with a fit, and :func:`scorestd.standardize` wraps the models.
 """
 
 from __future__ import annotations
@@ -65,28 +65,31 @@ def location_scale(ref: np.ndarray, axis: int = -1) -> tuple[np.ndarray, np.ndar
     return n, mean, sd
 
 
-def zscore(x: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """z-score of ``x`` against the mean and ``n - 1`` sd of ``ref`` (z-std, Webber et al. 2008).
+def zscore(x: np.ndarray, mean: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """z-score ``(x − μ) / σ`` (z-std, Webber et al. 2008), as one new array.
 
     Examples
     --------
-    >>> zscore(np.array([[0.1, 0.5]]), np.array([[0.1, 0.3, 0.5]])).round(6).tolist()
+    >>> n, mean, sd = location_scale(np.array([[0.1, 0.3, 0.5]]))
+    >>> zscore(np.array([[0.1, 0.5]]), mean, sd).round(6).tolist()
     [[-1.0, 1.0]]
     """
-    _, mean, sd = location_scale(ref)
+    z = np.subtract(x, mean, dtype=np.float64)  # then in place: one full-size array
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (np.asarray(x, dtype=np.float64) - mean) / sd
+        z /= sd
+    return z
 
 
-def normal_cdf(x: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """Normal cdf of ``x`` with the mean and sd of ``ref`` (N-std, Webber et al. 2008).
+def normal_cdf(x: np.ndarray, mean: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """Normal cdf ``Φ((x − μ) / σ)`` (N-std, Webber et al. 2008).
 
     Examples
     --------
-    >>> normal_cdf(np.array([[0.3]]), np.array([[0.1, 0.3, 0.5]])).tolist()
+    >>> normal_cdf(np.array([[0.3]]), 0.3, 0.2).tolist()
     [[0.5]]
     """
-    return special.ndtr(zscore(x, ref))
+    z = zscore(x, mean, sd)
+    return special.ndtr(z, out=z)
 
 
 def uniform_bounds(
@@ -103,16 +106,22 @@ def uniform_bounds(
     return mean - sd * B / A, mean + sd * (1.0 - B) / A
 
 
-def uniform_cdf(x: np.ndarray, ref: np.ndarray, A: float = 0.15, B: float = 0.5) -> np.ndarray:
-    """U-std (Sakai 2016): ``clip(A z + B, 0, 1)`` with ``z`` from :func:`zscore`.
+def uniform_cdf(x: np.ndarray, mean: np.ndarray, sd: np.ndarray, A: float = 0.15,
+                B: float = 0.5) -> np.ndarray:
+    """U-std (Sakai 2016): ``clip(A (x − μ) / σ + B, 0, 1)``, the cdf of the uniform on
+    :func:`uniform_bounds`.
 
     Examples
     --------
-    >>> uniform_cdf(np.array([[0.1, 0.3, 0.9]]), np.array([[0.1, 0.3, 0.5]])).round(6).tolist()
+    >>> uniform_cdf(np.array([[0.1, 0.3, 0.9]]), 0.3, 0.2).round(6).tolist()
     [[0.35, 0.5, 0.95]]
     """
     _check_sakai(A, B)
-    y = A * zscore(x, ref) + B
+    y = np.subtract(x, mean, dtype=np.float64)  # A (x − μ) / σ + B, in place: one array
+    y *= A
+    with np.errstate(invalid="ignore", divide="ignore"):
+        y /= sd
+    y += B
     return np.clip(y, 0.0, 1.0, out=y)
 
 

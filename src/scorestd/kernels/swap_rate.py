@@ -1,6 +1,6 @@
 """Swap counts of system pairs between two disjoint topic sets (numpy only).
 
-Used by :func:`scorestd.swap_rate.swap_rate`; one call handles a batch of trials (topic
+Used by :func:`scorestd.experiments.swap_rates.swap_rate`; one call handles a batch of trials (topic
 permutations) for every scheme and topic set size.
 """
 

@@ -2,17 +2,23 @@
 
 Every standardization is ``y = F̂(x)`` for an estimate ``F̂`` of a topic's score
 distribution across reference systems (Urbano, Lima & Hanjalic 2019, §2); a model is
-that ``F̂``. Models register by name; :func:`get_model` finds them.
+that ``F̂``. Models register by name; :func:`get_model` finds them. This package also
+holds what is built on the models alone: the standardization schemes of the experiments
+(:mod:`scorestd.models.schemes`), goodness of fit, and the files of fitted models
+(netCDF, and Webber et al.'s factor files).
 
 >>> from scorestd import models
 >>> models.model_names()
 ['normal', 'uniform', 'empirical', 'z', 'beta', 'kde', 'truncnorm']
 """
 
-from ._base import DEGENERATE, FittedModel, Model
+import warnings
+
+from ._base import FittedModel, Model
 from .beta import Beta
-from .compare import ModelComparison, compare_models
 from .empirical import Empirical
+from .factors import read_factors, standardization_factors, write_factors
+from .goodness import GoodnessOfFit, goodness_of_fit
 from .kde import KDE
 from .normal import Normal
 from .persist import read_fitted, write_fitted
@@ -26,21 +32,35 @@ for _cls in (Normal, Uniform, Empirical, ZScore, Beta, KDE, TruncNormal):
 del _cls
 
 __all__ = [
-    "DEGENERATE",
     "KDE",
     "Beta",
     "Empirical",
     "FittedModel",
+    "GoodnessOfFit",
     "Model",
-    "ModelComparison",
     "Normal",
     "TruncNormal",
     "Uniform",
     "ZScore",
-    "compare_models",
     "get_model",
+    "goodness_of_fit",
     "model_names",
+    "read_factors",
     "read_fitted",
     "register_model",
+    "standardization_factors",
+    "write_factors",
     "write_fitted",
 ]
+
+#: Names of earlier releases, read for one release with a DeprecationWarning: old → new.
+_RENAMED = {"compare_models": "goodness_of_fit", "ModelComparison": "GoodnessOfFit"}
+
+
+def __getattr__(name: str):
+    if name in _RENAMED:
+        new = _RENAMED[name]
+        warnings.warn(f"scorestd.models.{name} is now {new}; the old name will be removed in "
+                      "the next release", DeprecationWarning, stacklevel=2)
+        return globals()[new]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,46 +15,24 @@ from __future__ import annotations
 import types
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 import xarray as xr
 
-from .._cells import cell_label, first_cell
-from .._options import check_option
-from ..cube import match_input_dims, validate
+from .._options import Degenerate, check_option
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdError, warn
+from ..score_cube import cell_label, first_cell, match_input_dims, validate
 
 __all__ = [
-    "DEGENERATE",
-    "Degenerate",
     "FittedModel",
     "Model",
-    "check_choice",
 ]
-
-Degenerate = Literal["unstandardized", "nan", "raise"]
-DEGENERATE: tuple[str, ...] = ("unstandardized", "nan", "raise")
 
 #: Core dim of per-topic parameter vectors (e.g. the order statistics of the reference).
 SAMPLE = "order"
 
-
-def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
-    """Raise a ``ValueError`` listing the valid choices if ``value`` is not one of them.
-
-    The models' spelling of :func:`scorestd._options.check_option` (name first).
-
-    Examples
-    --------
-    >>> check_choice("ties", "mid", ("right", "mid"))
-    >>> check_choice("ties", "left", ("right", "mid"))
-    Traceback (most recent call last):
-    ...
-    ValueError: ties must be one of 'right', 'mid'; got 'left'
-    """
-    check_option(value, choices, name)
 
 
 class _classorinstancemethod:
@@ -136,8 +114,8 @@ class Model:
             If a topic has no reference score for a measure, or a bounded model gets
             a score outside [0, 1] (the error names topic, system and measure).
         """
-        check_choice("dim", dim, (SYSTEM,))
-        check_choice("degenerate", degenerate, DEGENERATE)
+        check_option(dim, (SYSTEM,), "dim")
+        check_option(degenerate, Degenerate, "degenerate")
         return self._fit_validated(validate(cube, what="reference scores"), degenerate,
                                    source=cube)
 
@@ -145,10 +123,115 @@ class Model:
         # (T, M, R), systems last and contiguous: the families reduce along it many times.
         values = np.ascontiguousarray(np.asarray(ref.values).transpose(0, 2, 1))
         rows = _RowSummary.of(values)
-        deg = self._check_reference(ref, rows, degenerate)
+        deg = self._check_reference(values, rows, degenerate, ref)
         params = self._fit(values, deg)
         return FittedModel(self, self._params_dataset(ref, params, rows, deg, degenerate),
                            source=source)
+
+    def standardize(self, scores: Any, reference: Any = None, *,
+                    degenerate: Degenerate = "unstandardized") -> xr.DataArray:
+        """Fit on ``reference`` (default: ``scores`` itself) and return the cdf at ``scores``.
+
+        The labelled fit-and-apply of every standardization: :func:`scorestd.standardize`,
+        the schemes of the experiments, the CLI and the plots call it. With no
+        ``reference`` the model is fitted and applied in one pass where the family has
+        one (E-std: one sort), without keeping the fitted parameters.
+
+        Parameters
+        ----------
+        scores : xarray.DataArray
+            A cube or 2-D ``(topic, system)`` array; never modified.
+        reference : xarray.DataArray, optional
+            The standardization systems, covering every topic and measure of ``scores``.
+        degenerate : {"unstandardized", "nan", "raise"}
+            See :func:`scorestd.standardize`.
+
+        Returns
+        -------
+        xarray.DataArray
+            Standardized scores with the dims and coordinates of ``scores``.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> from scorestd.models import Normal
+        >>> ref = scorestd.cube([[0.1, 0.3, 0.5]])
+        >>> Normal().standardize(ref).values[..., 0].round(4).tolist()
+        [[0.1587, 0.5, 0.8413]]
+        """
+        check_option(degenerate, Degenerate, "degenerate")
+        cube = validate(scores, copy=False)  # read only: never written to
+        if reference is None and cube.chunks is None:
+            return match_input_dims(self._standardize_self(cube, degenerate), scores)
+        if reference is None:  # dask: fitted now, applied lazily chunk by chunk
+            fitted = self._fit_validated(cube, degenerate, source=cube)
+            return match_input_dims(fitted.cdf(cube), scores)
+        return match_input_dims(self.fit(reference, degenerate=degenerate).cdf(cube), scores)
+
+    def transform(self, reference: np.ndarray, scores: np.ndarray | None = None, *,
+                  degenerate: Degenerate = "unstandardized",
+                  labels: xr.DataArray | None = None) -> np.ndarray:
+        """The numpy route of :meth:`standardize`: systems on the last axis, any leading axes.
+
+        Fits one distribution per row of ``reference`` ``(..., R)`` and returns its cdf at
+        the same row of ``scores`` ``(..., S)`` (default: ``reference`` itself). ``NaN``
+        reference scores are skipped, ``NaN`` scores stay ``NaN``; a row whose reference
+        scores are all equal follows ``degenerate``. Used where references change from
+        trial to trial (experiments) or from group to group
+        (:func:`scorestd.leave_one_out`).
+
+        Parameters
+        ----------
+        reference, scores : numpy.ndarray
+            Arrays with the same leading shape; neither is modified.
+        degenerate : {"unstandardized", "nan", "raise"}
+            See :func:`scorestd.standardize`.
+        labels : xarray.DataArray, optional
+            A cube whose topics and measures are the leading axes ``(topic, measure)``
+            of ``reference``, to name them in errors and in the warning about degenerate
+            rows. Without it, errors name rows by index and degenerate rows are not
+            warned about (the trials of an experiment would repeat the warning).
+
+        Raises
+        ------
+        ScoreDataError
+            A row without a reference score, a bounded model's score outside [0, 1], or
+            a degenerate row under ``degenerate="raise"``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from scorestd.models import Uniform
+        >>> Uniform(A=0.5).transform(np.array([[0.1, 0.3, 0.5]])).round(4).tolist()
+        [[0.0, 0.5, 1.0]]
+        """
+        check_option(degenerate, Degenerate, "degenerate")
+        ref = np.ascontiguousarray(reference, dtype=np.float64)
+        x = ref if scores is None else np.asarray(scores, dtype=np.float64)
+        if x.shape[:-1] != ref.shape[:-1]:
+            raise ValueError(f"reference and scores need the same leading shape, got "
+                             f"{ref.shape} and {x.shape}")
+        if self.bounded and x is not ref:
+            _check_unit_rows(x, self.name, labels, what="scores")
+        rows = _RowSummary.of(ref)
+        deg = self._check_reference(ref, rows, degenerate, labels,
+                                    warn_degenerate=labels is not None)
+        y, has_missing = self._fit_cdf(ref, x, deg)
+        return self._apply_degenerate(y, x, deg, degenerate, has_missing)
+
+    def _fit_cdf(self, ref: np.ndarray, x: np.ndarray, deg: np.ndarray
+                 ) -> tuple[np.ndarray, bool]:
+        """The cdf fitted on the rows of ``ref`` at ``x`` (``NaN`` kept), before the
+        degenerate policy; and whether ``x`` has a ``NaN``."""
+        params = self._fit(ref, deg)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            y = self._cdf(x, **{k: params[k] if params[k].ndim == ref.ndim
+                                else params[k][..., np.newaxis] for k in self.param_names()})
+        missing = np.isnan(x)
+        has_missing = bool(missing.any())
+        if has_missing:
+            y = np.where(missing, np.nan, y)
+        return y, has_missing
 
     def _standardize_self(self, cube: xr.DataArray, degenerate: str) -> xr.DataArray:
         """The cdf fitted on ``cube`` applied to ``cube`` itself, as one pass where the
@@ -158,40 +241,33 @@ class Model:
         fused = None if self.bounded else self._fit_cdf_self(view)
         if fused is None:
             values = np.ascontiguousarray(view)
-            y = self._fit_apply(cube, values, values, degenerate)
+            rows = _RowSummary.of(values)
+            deg = self._check_reference(values, rows, degenerate, cube)
+            y, _ = self._fit_cdf(values, values, deg)
         else:
             y, rows = fused
-            deg = self._check_reference(cube, rows, degenerate)
-            y = self._apply_degenerate(y, view, deg, degenerate, rows.has_missing)
+            deg = self._check_reference(view, rows, degenerate, cube)
+        y = self._apply_degenerate(y, view, deg, degenerate, rows.has_missing)
         return xr.DataArray(y.transpose(0, 2, 1), dims=CUBE_DIMS, coords=cube.coords,
                             attrs=dict(cube.attrs), name=cube.name)
 
-    def _fit_apply(self, ref_cube: xr.DataArray, ref: np.ndarray, x: np.ndarray,
-                   degenerate: str) -> np.ndarray:
-        """The cdf fitted on ``ref`` ``(T, M, R)`` (contiguous) at ``x`` ``(T, M, S)``, in
-        numpy; ``ref_cube`` is ``ref`` labelled, for the checks and their messages. The
-        caller checks that a bounded model's ``x`` is in [0, 1]."""
-        rows = _RowSummary.of(ref)
-        deg = self._check_reference(ref_cube, rows, degenerate)
-        params = self._fit(ref, deg)
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            y = self._cdf(x, **{k: params[k] if params[k].ndim == 3
-                                else params[k][..., np.newaxis] for k in self.param_names()})
-        missing = np.isnan(x)
-        has_missing = bool(missing.any())
-        if has_missing:
-            y = np.where(missing, np.nan, y)
-        return self._apply_degenerate(y, x, deg, degenerate, has_missing)
-
     def _apply_degenerate(self, y: np.ndarray, x: np.ndarray, deg: np.ndarray,
-                          degenerate: str, has_missing: bool) -> np.ndarray:
-        """``y`` with the degenerate topics ``deg`` ``(T, M)`` set by the policy."""
+                          degenerate: str, has_missing: bool,
+                          fallback: Callable[[np.ndarray], np.ndarray] | None = None
+                          ) -> np.ndarray:
+        """``y`` with the degenerate rows ``deg`` (``x.shape[:-1]``) set by the policy.
+
+        The one place the policy is applied: the numpy route and every fitted model's
+        cdf (:meth:`FittedModel.cdf`) call it. ``fallback`` is what an ``"unstandardized"``
+        row gets (default: :meth:`_unstandardized_cdf`).
+        """
         if not deg.any():
             return y
         if not y.flags.writeable or np.may_share_memory(y, x):  # never write the input
             y = y.copy()
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            y[deg] = self._unstandardized_cdf(x[deg]) if degenerate == "unstandardized" else np.nan
+            keep = fallback or self._unstandardized_cdf
+            y[deg] = keep(x[deg]) if degenerate == "unstandardized" else np.nan
             if has_missing:
                 y[deg] = np.where(np.isnan(x[deg]), np.nan, y[deg])
         return y
@@ -202,17 +278,22 @@ class Model:
         such shortcut (the default)."""
         return None
 
-    def _check_reference(self, ref: xr.DataArray, rows: _RowSummary, degenerate: str
+    def _check_reference(self, values: np.ndarray, rows: _RowSummary, degenerate: str,
+                         labels: xr.DataArray | None, *, warn_degenerate: bool = True
                          ) -> np.ndarray:
-        """Raise for an empty topic or (bounded models) a score outside [0, 1]; apply the
-        degenerate-topic policy. Returns the degenerate mask ``(T, M)``."""
+        """Raise for an empty row or (bounded models) a score outside [0, 1]; apply the
+        degenerate-row policy (warn or raise). Returns the degenerate mask.
+
+        ``labels`` (a cube of the same topics and measures) names the rows of a
+        ``(T, M, R)`` array; without it they are named by index.
+        """
         if rows.has_missing:
-            _check_not_empty(rows.n == 0, ref)
+            _check_not_empty(rows.n == 0, labels)
         if self.bounded:
-            check_unit_interval(ref, self.name, what="reference scores")
+            _check_unit_rows(values, self.name, labels, what="reference scores")
         deg = rows.low == rows.high
-        if deg.any():
-            _handle_degenerate(deg, ref, self.name, degenerate)
+        if deg.any() and (warn_degenerate or degenerate == "raise"):
+            _handle_degenerate(deg, labels, self.name, degenerate)
         return deg
 
     def _params_dataset(self, ref: xr.DataArray, params: dict[str, np.ndarray],
@@ -243,7 +324,7 @@ class Model:
         >>> get_model("normal")().from_params(p).params["sd"].item()
         0.1
         """
-        check_choice("degenerate", degenerate, DEGENERATE)
+        check_option(degenerate, Degenerate, "degenerate")
         missing = [name for name in self.param_names() if name not in params]
         if missing:
             raise ScoreDataError(
@@ -327,17 +408,14 @@ class FittedModel:
         """The fitted cdf of each topic and measure applied to the scores ``x``.
 
         ``x`` is a cube or 2-D array whose topics and measures the model was fitted
-        on (its systems may be new). ``NaN`` stays ``NaN``. Degenerate topics follow
-        the policy the model was fitted with.
+        on (its systems may be new); it is never modified. ``NaN`` stays ``NaN``.
+        Degenerate topics follow the policy the model was fitted with.
         """
-        return self._cdf_validated(validate(x, what="scores"), x)
-
-    def _cdf_validated(self, xc: xr.DataArray, original: Any) -> xr.DataArray:
         func = self.model._cdf
-        if original is self._source and type(self.model)._fit_cdf_self is not Model._fit_cdf_self:
+        if x is self._source and type(self.model)._fit_cdf_self is not Model._fit_cdf_self:
             # The scores fitted on: the family's one-pass route (one sort for E-std).
             func = lambda values, **params: self.model._fit_cdf_self(values)[0]  # noqa: E731
-        return self._apply(func, xc, original, fallback=self.model._unstandardized_cdf,
+        return self._apply(func, validate(x, copy=False, what="scores"), x,
                            bounded_input=self.model.bounded, what="scores")
 
     def icdf(self, p: Any) -> xr.DataArray:
@@ -353,7 +431,7 @@ class FittedModel:
         """Log density of the scores ``x`` (``NaN`` on degenerate topics)."""
         if self.model._logpdf is None:
             raise ScorestdError(f"model {self.name!r} has no density (logpdf)")
-        return self._apply(self.model._logpdf, validate(x, what="scores"), x,
+        return self._apply(self.model._logpdf, validate(x, copy=False, what="scores"), x,
                            fallback=lambda v: np.full_like(v, np.nan),
                            bounded_input=self.model.bounded, what="scores")
 
@@ -381,7 +459,7 @@ class FittedModel:
         return self.icdf(u)
 
     def _apply(self, func: Callable[..., np.ndarray], xc: xr.DataArray, original: Any, *,
-               fallback: Callable[[np.ndarray], np.ndarray],
+               fallback: Callable[[np.ndarray], np.ndarray] | None = None,
                bounded_input: bool = False, what: str) -> xr.DataArray:
         self._check_coverage(xc)
         if bounded_input:
@@ -399,11 +477,12 @@ class FittedModel:
             }
             with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
                 y = func(values, **kwargs)
-                if degenerate.any():
-                    alt = fallback(values) if policy == "unstandardized" else np.nan
-                    y = np.where(degenerate[..., np.newaxis], alt, y)
             missing = np.isnan(values)
-            return np.where(missing, np.nan, y) if missing.any() else y
+            has_missing = bool(missing.any())
+            if has_missing:
+                y = np.where(missing, np.nan, y)
+            return self.model._apply_degenerate(y, values, degenerate, policy, has_missing,
+                                                fallback)
 
         core = [[SAMPLE] if params[n].ndim == 3 else [] for n in names]
         out = xr.apply_ufunc(
@@ -438,24 +517,43 @@ def check_unit_interval(cube: xr.DataArray, model: str, *, what: str = "scores")
     ...
     scorestd.errors.ScoreDataError: model 'beta' needs scores in [0, 1]; scores has 1.2 at topic 'q7', system 's2', measure 'score'
     """
-    values = np.asarray(cube.values)
+    _check_unit_rows(np.asarray(cube.transpose(*CUBE_DIMS).values).transpose(0, 2, 1), model,
+                     cube, what=what)
+
+
+def _row_label(index: tuple[int, ...], labels: xr.DataArray | None) -> str:
+    """``"topic 'a', measure 'b'"`` for row ``(t, m)`` of a labelled ``(T, M, R)`` array;
+    ``"row (i, j, …)"`` without labels."""
+    if labels is None:
+        return f"row {tuple(index)}"
+    t, m = index
+    return (f"topic {str(labels[TOPIC].values[t])!r}, "
+            f"measure {str(labels[MEASURE].values[m])!r}")
+
+
+def _check_not_empty(empty: np.ndarray, labels: xr.DataArray | None) -> None:
+    if empty.any():
+        raise ScoreDataError(f"the reference has no system with a score for "
+                             f"{_row_label(first_cell(empty), labels)}")
+
+
+def _check_unit_rows(values: np.ndarray, model: str, labels: xr.DataArray | None, *,
+                     what: str) -> None:
+    """Raise naming the first score outside [0, 1] of ``(..., S)`` values: topic, system
+    and measure when ``values`` is ``labels`` as ``(T, M, S)``, else its row."""
     with np.errstate(invalid="ignore"):
         bad = (values < 0) | (values > 1)
-    if bad.any():
-        t, s, m = first_cell(bad)
-        raise ScoreDataError(
-            f"model {model!r} needs scores in [0, 1]; {what} has {values[t, s, m]:g} at "
-            f"{cell_label(cube, t, s, m)}"
-        )
-
-
-def _check_not_empty(empty: np.ndarray, ref: xr.DataArray) -> None:
-    if empty.any():
-        t, m = (int(i[0]) for i in np.nonzero(empty))
-        raise ScoreDataError(
-            f"the reference has no system with a score for topic {str(ref[TOPIC].values[t])!r}, "
-            f"measure {str(ref[MEASURE].values[m])!r}"
-        )
+    if not bad.any():
+        return
+    index = first_cell(bad)
+    if labels is not None and values.shape == (labels.sizes[TOPIC], labels.sizes[MEASURE],
+                                               labels.sizes[SYSTEM]):
+        t, m, s = index
+        where = cell_label(labels.transpose(*CUBE_DIMS), t, s, m)
+    else:
+        where = f"{_row_label(index[:-1], labels)}, position {index[-1]}"
+    raise ScoreDataError(f"model {model!r} needs scores in [0, 1]; {what} has "
+                         f"{values[index]:g} at {where}")
 
 
 class _RowSummary(NamedTuple):
@@ -479,11 +577,17 @@ class _RowSummary(NamedTuple):
                        np.nanmax(values, axis=-1), True)
 
 
-def _handle_degenerate(deg: np.ndarray, ref: xr.DataArray, model: str, policy: str) -> None:
-    labels: Mapping[str, list[str]] = {
-        m: ref[TOPIC].values[deg[:, j]].tolist() for j, m in enumerate(ref[MEASURE].values.tolist())
-    }
-    where = "; ".join(f"measure {m!r}: topics {ts}" for m, ts in labels.items() if ts)
+def _handle_degenerate(deg: np.ndarray, labels: xr.DataArray | None, model: str,
+                       policy: str) -> None:
+    """Warn about (or, under ``"raise"``, refuse) the degenerate rows, named per measure."""
+    if labels is None:
+        where = f"rows {[tuple(int(i) for i in k) for k in np.argwhere(deg)[:10]]}"
+    else:
+        topics: Mapping[str, list[str]] = {
+            m: labels[TOPIC].values[deg[:, j]].tolist()
+            for j, m in enumerate(labels[MEASURE].values.tolist())
+        }
+        where = "; ".join(f"measure {m!r}: topics {ts}" for m, ts in topics.items() if ts)
     if policy == "raise":
         raise ScoreDataError(
             f"model {model!r}: all reference systems score the same on {where} "
@@ -491,4 +595,4 @@ def _handle_degenerate(deg: np.ndarray, ref: xr.DataArray, model: str, policy: s
     what = ("left unstandardized (μ=0, σ=1, as the published reference code does)"
             if policy == "unstandardized" else "set to NaN")
     warn(f"model {model!r}: all reference systems score the same on {where}; "
-                  f"these topics are {what}")
+         f"these topics are {what}")

@@ -6,9 +6,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._options import check_option
 from ..kernels.ecdf import self_counts
 from ..kernels.standardize import TIES, ecdf
-from ._base import Model, _RowSummary, check_choice
+from ._base import Model, _RowSummary
 
 __all__ = ["Empirical"]
 
@@ -45,7 +46,7 @@ class Empirical(Model):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        check_choice("ties", self.options["ties"], TIES)
+        check_option(self.options["ties"], TIES, "ties")
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:

@@ -7,7 +7,8 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import special
 
-from ._base import Model, check_choice
+from .._options import check_option
+from ._base import Model
 from ._bounded import invert_cdf
 
 __all__ = ["KDE", "bandwidth"]
@@ -29,7 +30,7 @@ def bandwidth(values: np.ndarray, rule: str = "silverman") -> np.ndarray:
     >>> bandwidth(x).round(4).tolist(), bandwidth(x, "scott").round(4).tolist()
     ([0.022], [0.026])
     """
-    check_choice("bandwidth", rule, RULES)
+    check_option(rule, RULES, "bandwidth")
     n = (~np.isnan(values)).sum(axis=-1)
     sd = np.nanstd(values, axis=-1, ddof=1)
     if rule == "scott":
@@ -77,7 +78,7 @@ class KDE(Model):
         super().__init__(**options)
         h = self.options["bandwidth"]
         if isinstance(h, str):
-            check_choice("bandwidth", h, RULES)
+            check_option(h, RULES, "bandwidth")
         elif not (np.isscalar(h) and float(h) > 0):
             raise ValueError(f"bandwidth must be one of {RULES} or a positive number, got {h!r}")
 

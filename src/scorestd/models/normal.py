@@ -7,6 +7,7 @@ from typing import ClassVar
 import numpy as np
 from scipy import special
 
+from ..kernels.standardize import normal_cdf
 from ._location_scale import LocationScaleModel
 
 __all__ = ["Normal"]
@@ -34,9 +35,7 @@ class Normal(LocationScaleModel):
     reference: ClassVar[str] = "Webber, Moffat & Zobel (2008), SIGIR"
 
     def _cdf(self, x, *, mean, sd):
-        z = x - mean  # then in place: one full-size array, not three
-        z /= sd
-        return special.ndtr(z, out=z)
+        return normal_cdf(x, mean, sd)
 
     def _icdf(self, p, *, mean, sd):
         return mean + sd * special.ndtri(p)

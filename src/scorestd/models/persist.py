@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import get_args
 
 import numpy as np
 import xarray as xr
 
+from .._options import Degenerate
 from ..errors import ScoreDataError
-from ._base import DEGENERATE, FittedModel
+from ._base import FittedModel
 from .registry import get_model
 
 __all__ = ["read_fitted", "write_fitted"]
@@ -88,7 +90,7 @@ def read_fitted(path: str | os.PathLike) -> FittedModel:
     options = {k: np.asarray(params.attrs[k]).item() for k in cls.defaults()
                if k in params.attrs}
     policy = params.attrs.get("degenerate_policy", "unstandardized")
-    if policy not in DEGENERATE:
+    if policy not in get_args(Degenerate):
         raise ScoreDataError(f"unknown degenerate_policy {policy!r}", path=path)
     try:
         return cls(**options).from_params(params, degenerate=policy)

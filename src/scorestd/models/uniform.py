@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..kernels.standardize import uniform_bounds
+from ..kernels.standardize import uniform_bounds, uniform_cdf
 from ._location_scale import LocationScaleModel
 
 __all__ = ["Uniform"]
@@ -52,11 +52,7 @@ class Uniform(LocationScaleModel):
         return uniform_bounds(mean, sd, self.options["A"], self.options["B"])
 
     def _cdf(self, x, *, mean, sd):
-        y = x - mean  # A (x − μ) / σ + B, in place: one full-size array, not five
-        y *= self.options["A"]
-        y /= sd
-        y += self.options["B"]
-        return np.clip(y, 0.0, 1.0, out=y)
+        return uniform_cdf(x, mean, sd, self.options["A"], self.options["B"])
 
     def _icdf(self, p, *, mean, sd):
         a, b = self._bounds(mean, sd)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..kernels.standardize import zscore
 from ._location_scale import LocationScaleModel
 
 __all__ = ["ZScore"]
@@ -31,9 +32,7 @@ class ZScore(LocationScaleModel):
     is_cdf: ClassVar[bool] = False
 
     def _cdf(self, x, *, mean, sd):
-        z = x - mean
-        z /= sd  # in place
-        return z
+        return zscore(x, mean, sd)
 
     def _icdf(self, p, *, mean, sd):
         return mean + sd * p

@@ -11,11 +11,11 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
-from .cube import validate
-from .dims import MEASURE, SYSTEM, TOPIC
-from .models._base import Degenerate
-from .models.registry import model_names
-from .standardize import standardize
+from .._options import Degenerate
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..models.registry import model_names
+from ..score_cube import validate
+from ..stats.standardization import standardize
 
 __all__ = ["DEFAULT_DATA", "StandardizationReport", "standardization_report"]
 
@@ -57,7 +57,7 @@ class StandardizationReport:
         """
         import matplotlib.pyplot as plt
 
-        from .standardization_plots import FIGURE1_MODELS, plot_mapping, plot_standardization
+        from .standardization import FIGURE1_MODELS, plot_mapping, plot_standardization
 
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)

@@ -6,10 +6,10 @@ from typing import Any
 
 import xarray as xr
 
-from .cube import match_input_dims, validate
-from .dims import SYSTEM
-from .models._base import DEGENERATE, Degenerate, FittedModel, Model, check_choice
-from .models.registry import instantiate
+from .._options import Degenerate, check_option
+from ..dims import SYSTEM
+from ..models._base import FittedModel, Model
+from ..models.registry import instantiate
 
 __all__ = ["standardize"]
 
@@ -88,30 +88,22 @@ def standardize(
     >>> n.attrs["standardization"], n.sizes["system"]
     ('normal', 129)
     """
-    check_choice("dim", dim, (SYSTEM,))
-    check_choice("degenerate", degenerate, DEGENERATE)
-    cube = validate(scores, copy=False)  # read only: never written to
+    check_option(dim, (SYSTEM,), "dim")
+    check_option(degenerate, Degenerate, "degenerate")
     if isinstance(reference, FittedModel):
         if model_kwargs:
             raise TypeError("model options cannot be given with an already fitted reference")
-        fitted = reference
+        fitted_model, out = reference.model, reference.cdf(scores)
     else:
-        instance = instantiate(model, **model_kwargs)
-        if isinstance(reference, xr.Dataset):
-            fitted = instance.from_params(reference, degenerate=degenerate)
-        elif reference is None and cube.chunks is None:  # fit and apply in one pass
-            out = match_input_dims(instance._standardize_self(cube, degenerate), scores)
-            return _record_model(out, instance, cube)
-        elif reference is None:  # dask: fitted now, applied lazily chunk by chunk
-            fitted = instance._fit_validated(cube, degenerate, source=cube)
+        fitted_model = instantiate(model, **model_kwargs)
+        if isinstance(reference, xr.Dataset):  # parameters, e.g. factors read from files
+            out = fitted_model.from_params(reference, degenerate=degenerate).cdf(scores)
         else:
-            fitted = instance.fit(reference, dim, degenerate=degenerate)
-    out = match_input_dims(fitted._cdf_validated(cube, cube if reference is None else scores),
-                           scores)
-    return _record_model(out, fitted.model, cube)
+            out = fitted_model.standardize(scores, reference, degenerate=degenerate)
+    return _record_model(out, fitted_model, scores)
 
 
-def _record_model(out: xr.DataArray, model: Model, cube: xr.DataArray) -> xr.DataArray:
+def _record_model(out: xr.DataArray, model: Model, scores: Any) -> xr.DataArray:
     options = {f"standardization_{k}": v for k, v in model.options.items()}
-    out.attrs = {**cube.attrs, "standardization": model.name, **options}
+    out.attrs = {**getattr(scores, "attrs", {}), "standardization": model.name, **options}
     return out

@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .cube import validate
-from .dims import MEASURE, SYSTEM, TOPIC
-from .models._base import Model
-from .models.registry import instantiate
-from .standardize import standardize
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..models._base import Model
+from ..models.registry import instantiate
+from ..score_cube import validate
+from ..stats.standardization import standardize
 
 __all__ = ["plot_mapping", "plot_standardization", "plot_topic_distributions"]
 
@@ -31,7 +31,7 @@ def _one_measure(scores: Any, measure: str | None) -> xr.DataArray:
     if measure is None:
         measure = str(cube[MEASURE].values[0])
     elif measure not in cube[MEASURE].values:
-        from .errors import ScoreDataError
+        from ..errors import ScoreDataError
 
         raise ScoreDataError(
             f"unknown measure {measure!r}; the scores have {cube[MEASURE].values.tolist()}")

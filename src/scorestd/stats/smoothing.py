@@ -14,11 +14,11 @@ from typing import Any, Literal
 import numpy as np
 import xarray as xr
 
-from ._options import check_option
-from .cube import match_input_dims, validate
-from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, warn
-from .kernels.smoothing import prior_mean, smooth_kernel
+from .._options import check_option
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError, warn
+from ..kernels.smoothing import prior_mean, smooth_kernel
+from ..score_cube import match_input_dims, validate
 
 __all__ = ["smooth"]
 

@@ -19,7 +19,7 @@ import xarray as xr
 from .dims import CUBE_DIMS, CUBE_NAME, DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError
 
-__all__ = ["cube", "match_input_dims", "validate"]
+__all__ = ["cell_label", "cube", "first_cell", "match_input_dims", "validate"]
 
 
 def cube(
@@ -278,3 +278,25 @@ def _where(da: xr.DataArray, t: int, s: int, m: int) -> str:
 
 def _is_dask(data: Any) -> bool:
     return type(data).__module__.startswith("dask")
+
+def first_cell(flagged: np.ndarray) -> tuple[int, ...]:
+    """Index of the first ``True`` entry of a boolean array (C order).
+
+    Examples
+    --------
+    >>> first_cell(np.array([[False, False], [False, True]]))
+    (1, 1)
+    """
+    return tuple(int(k[0]) for k in np.nonzero(flagged))
+
+
+def cell_label(cube: xr.DataArray, t: int, s: int, m: int) -> str:
+    """``"topic 'a', system 'b', measure 'c'"`` for position (t, s, m) of a cube.
+
+    Examples
+    --------
+    >>> cell_label(cube([[0.5, 0.2]], topics=["q7"]), 0, 1, 0)
+    "topic 'q7', system 's2', measure 'score'"
+    """
+    return (f"topic {str(cube[TOPIC].values[t])!r}, system {str(cube[SYSTEM].values[s])!r}, "
+            f"measure {str(cube[MEASURE].values[m])!r}")

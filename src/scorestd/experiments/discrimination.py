@@ -20,16 +20,16 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._options import check_option
+from .._options import check_option
+from ..dims import MEASURE, SYSTEM
+from ..errors import ScoreDataError, ScorestdError
+from ..kernels.decisions import fraction_significant
+from ..kernels.multiple import randomised_tukey_hsd_all_pairs
+from ..kernels.paired import pair_indices, paired_t_all_pairs
+from ..models.schemes import check_schemes, standardized_stack
+from ..score_cube import validate
 from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
-from .cube import validate
-from .dims import MEASURE, SYSTEM
-from .errors import ScoreDataError, ScorestdError
-from .experiments.result import Experiment
-from .experiments.schemes import check_schemes, standardized_stack
-from .kernels.decisions import fraction_significant
-from .kernels.multiple import randomised_tukey_hsd_all_pairs
-from .kernels.paired import pair_indices, paired_t_all_pairs
+from .result import Experiment
 
 __all__ = ["DiscriminativePower", "discriminative_power"]
 

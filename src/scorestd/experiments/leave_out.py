@@ -16,15 +16,15 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._options import check_option
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError
+from ..kernels.correlation import kendall_tau_b
+from ..models.registry import instantiate
+from ..models.schemes import check_schemes, model_name
+from ..score_cube import validate
 from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
-from .cube import validate
-from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError
-from .experiments.result import Experiment
-from .experiments.schemes import check_schemes, model_name
-from .kernels.correlation import kendall_tau_b
-from .models._base import DEGENERATE, check_choice, check_unit_interval
-from .models.registry import instantiate
+from .result import Experiment
 
 __all__ = ["LeaveOneOut", "leave_one_out"]
 
@@ -128,7 +128,7 @@ def leave_one_out(
     >>> round(float(loo.summary().loc[("ap", "U"), "max_abs_change"]), 4)
     0.0541
     """
-    from .standardize import standardize
+    from ..stats.standardization import standardize
 
     c = validate(scores)
     schemes = check_schemes(schemes)
@@ -180,21 +180,18 @@ def _left_out_cdfs(c: xr.DataArray, model: str, left_out: list[np.ndarray],
                    options: dict[str, Any]) -> np.ndarray:
     """``(T, S, M)``: each group's scores through the model fitted on all other runs.
 
-    Works on the numpy arrays once: no labelled cube per group (as many as there are
-    runs) is built, validated and fitted through xarray.
+    Works on the numpy arrays once (:meth:`~scorestd.models.Model.transform`): no labelled
+    cube per group (as many as there are runs) is built, validated and fitted.
     """
     degenerate = options.pop("degenerate", "unstandardized")
-    check_choice("degenerate", degenerate, DEGENERATE)
-    check_choice("dim", options.pop("dim", SYSTEM), (SYSTEM,))
+    check_option(options.pop("dim", SYSTEM), (SYSTEM,), "dim")
     instance = instantiate(model, **options)
-    if instance.bounded:
-        check_unit_interval(c, instance.name)
     values = np.ascontiguousarray(np.asarray(c.values).transpose(0, 2, 1))  # (T, M, S)
     out = np.empty(values.shape)
     for group in left_out:
         rest = np.setdiff1d(np.arange(values.shape[-1]), group)
-        out[..., group] = instance._fit_apply(c.isel({SYSTEM: rest}), values[..., rest],
-                                              values[..., group], degenerate)
+        out[..., group] = instance.transform(values[..., rest], values[..., group],
+                                             degenerate=degenerate, labels=c)
     return out.transpose(0, 2, 1)
 
 

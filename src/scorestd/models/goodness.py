@@ -10,14 +10,15 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..cube import validate
+from .._options import Degenerate, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScorestdError
-from ._base import Degenerate, Model, check_choice
+from ..score_cube import validate
+from ._base import Model
 from ._bounded import squeeze
 from .registry import instantiate
 
-__all__ = ["ModelComparison", "compare_models"]
+__all__ = ["GoodnessOfFit", "goodness_of_fit"]
 
 Distance = Literal["ks", "cvm"]
 DISTANCES: tuple[str, ...] = ("ks", "cvm")
@@ -26,8 +27,8 @@ DEFAULT_MODELS: tuple[str, ...] = ("normal", "uniform", "beta", "kde", "truncnor
 
 
 @dataclass(frozen=True)
-class ModelComparison:
-    """Per-topic goodness of fit of several models, from :func:`compare_models`.
+class GoodnessOfFit:
+    """Per-topic goodness of fit of several models, from :func:`goodness_of_fit`.
 
     Attributes
     ----------
@@ -43,7 +44,7 @@ class ModelComparison:
 
         Topics where every model's criterion is ``NaN`` count for none.
         """
-        check_choice("criterion", criterion, ("aic", "distance"))
+        check_option(criterion, ("aic", "distance"), "criterion")
         values = self.data[criterion]
         finite = values.notnull().any("model")
         best = values.fillna(np.inf).argmin("model").where(finite)
@@ -58,7 +59,7 @@ class ModelComparison:
         Examples
         --------
         >>> import scorestd
-        >>> c = compare_models(scorestd.datasets.load("adhoc8_ap"), ["normal", "beta"])
+        >>> c = goodness_of_fit(scorestd.datasets.load("adhoc8_ap"), ["normal", "beta"])
         >>> c.summary()[["wins_aic", "wins_distance"]]
                         wins_aic  wins_distance
         model  measure
@@ -77,13 +78,13 @@ class ModelComparison:
         return frame
 
 
-def compare_models(
+def goodness_of_fit(
     scores: Any,
     models: Sequence[str | type[Model] | Model] = DEFAULT_MODELS,
     *,
     distance: Distance = "ks",
     degenerate: Degenerate = "nan",
-) -> ModelComparison:
+) -> GoodnessOfFit:
     """Fit several models per topic and measure and compare how well each describes the scores.
 
     For each model, topic and measure: the log-likelihood of the scores under the
@@ -109,18 +110,18 @@ def compare_models(
 
     Returns
     -------
-    ModelComparison
+    GoodnessOfFit
 
     Examples
     --------
     >>> import scorestd
-    >>> c = compare_models(scorestd.datasets.load("adhoc8_ap"), ["normal", "uniform", "beta"])
+    >>> c = goodness_of_fit(scorestd.datasets.load("adhoc8_ap"), ["normal", "uniform", "beta"])
     >>> c.data["aic"].dims
     ('model', 'topic', 'measure')
     >>> c.wins("aic").sel(measure="ap").to_series().to_dict()
     {'normal': ..., 'uniform': ..., 'beta': ...}
     """
-    check_choice("distance", distance, DISTANCES)
+    check_option(distance, DISTANCES, "distance")
     cube = validate(scores)
     # Sorted scores per topic (NaN last), the order statistics the distances use.
     ordered = cube.copy(data=np.sort(cube.values, axis=1))
@@ -160,7 +161,7 @@ def compare_models(
         "distance": xr.concat(dist, dim=model_dim),
     }, attrs={"distance": distance})
     data = data.drop_vars([c for c in data.coords if c not in (TOPIC, MEASURE, "model")])
-    return ModelComparison(data.transpose("model", TOPIC, MEASURE))
+    return GoodnessOfFit(data.transpose("model", TOPIC, MEASURE))
 
 
 def _in_unit_interval(cube: xr.DataArray) -> bool:

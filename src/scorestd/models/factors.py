@@ -18,11 +18,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .cube import validate
-from .dims import MEASURE, TOPIC
-from .errors import ScoreDataError
-from .models._base import Degenerate, FittedModel
-from .models.normal import Normal
+from .._options import Degenerate
+from ..dims import MEASURE, TOPIC
+from ..errors import ScoreDataError
+from ..score_cube import validate
+from ._base import FittedModel
+from .normal import Normal
 
 __all__ = ["read_factors", "standardization_factors", "write_factors"]
 

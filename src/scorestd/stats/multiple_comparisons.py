@@ -10,9 +10,9 @@ from typing import Literal
 
 import xarray as xr
 
+from ..kernels.multiple import ADJUST_METHODS
+from ..kernels.multiple import adjust_pvalues as _adjust
 from ._pairs import PAIR
-from .kernels.multiple import ADJUST_METHODS
-from .kernels.multiple import adjust_pvalues as _adjust
 from .significance import compare
 
 __all__ = ["adjust_pvalues", "randomised_tukey_hsd", "tukey_hsd"]

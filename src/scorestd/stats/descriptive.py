@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .cube import validate
-from .dims import MEASURE, SYSTEM, TOPIC
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..score_cube import validate
 
 __all__ = ["describe"]
 

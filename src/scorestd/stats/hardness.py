@@ -7,16 +7,15 @@ into the Middle half and the Rest (hardest and easiest quarters).
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import xarray as xr
 
-from ._options import check_option
-from .cube import match_input_dims, validate
-from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, warn
-from .kernels.hardness import (
+from .._options import HardnessDegenerate, check_option
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError, warn
+from ..kernels.hardness import (
     Extra,
     HardnessMethod,
     SplitKind,
@@ -24,10 +23,10 @@ from .kernels.hardness import (
     split_sizes,
     topic_hardness_kernel,
 )
+from ..score_cube import match_input_dims, validate
 
 __all__ = ["HardEasySplit", "MiddleRestSplit", "topic_hardness", "topic_split"]
 
-Degenerate = Literal["nan", "zero"]
 
 
 class HardEasySplit(NamedTuple):
@@ -51,7 +50,7 @@ def topic_hardness(
     *,
     skipna: bool = False,
     ddof: int = 1,
-    degenerate: Degenerate = "nan",
+    degenerate: HardnessDegenerate = "nan",
 ) -> xr.DataArray:
     """Difficulty of each topic from its scores across systems; higher is harder.
 
@@ -92,7 +91,7 @@ def topic_hardness(
     """
     cube = validate(scores)
     method = check_option(method, HardnessMethod, "method")
-    degenerate = check_option(degenerate, Degenerate, "degenerate")
+    degenerate = check_option(degenerate, HardnessDegenerate, "degenerate")
     result = xr.apply_ufunc(
         topic_hardness_kernel,
         cube,
@@ -125,7 +124,7 @@ def topic_split(
     extra: Extra = "easy",
     skipna: bool = False,
     ddof: int = 1,
-    degenerate: Degenerate = "nan",
+    degenerate: HardnessDegenerate = "nan",
 ) -> HardEasySplit | MiddleRestSplit:
     """Split the topics by hardness, as in section 5.4 of Ravana & Moffat (2009).
 

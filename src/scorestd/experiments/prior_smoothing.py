@@ -21,27 +21,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._options import check_count
 from ..kernels.correlation import kendall_tau_b
 from ..kernels.smoothing import smooth_kernel
+from ..models.schemes import RAW, check_schemes, scheme_kernel, standardized_stack
 from ._common import shared_parameters, topic_means
 from .engine import draw_trials, run_batches
 from .result import (
     Experiment,
-    check_positive,
     density_panel,
     finish_figure,
     single_measure,
     trial_dataset,
 )
-from .schemes import RAW, check_schemes, scheme_kernel, standardized_stack
 
-__all__ = ["Smoothing", "smoothing"]
+__all__ = ["SmoothingExperiment", "smoothing_experiment"]
 
 #: The α values of the paper's figures.
 PAPER_ALPHAS = (0.0, 0.5, 0.8, 1.0)
 
 
-class Smoothing(Experiment):
+class SmoothingExperiment(Experiment):
     """Result of :func:`smoothing`.
 
     ``data`` holds ``tau`` (trial × scheme × alpha: smoothed ranking against the
@@ -54,7 +54,7 @@ class Smoothing(Experiment):
         Examples
         --------
         >>> import scorestd
-        >>> res = smoothing(scorestd.datasets.load("robust2004"), measure="ap", trials=3,
+        >>> res = smoothing_experiment(scorestd.datasets.load("robust2004"), measure="ap", trials=3,
         ...                 seed=1, alphas=[0, 0.8, 1], schemes=["raw"])
         >>> res.summary().columns.tolist()
         ['α=0', 'α=0.8', 'α=1', 'S×(Qa∪Qc)']
@@ -86,7 +86,7 @@ class Smoothing(Experiment):
 
 
 @shared_parameters
-def smoothing(
+def smoothing_experiment(
     scores: Any,
     *,
     measure: str | None = None,
@@ -98,7 +98,7 @@ def smoothing(
     batch_size: int | None = None,
     progress: bool | None = None,
     client: Any = None,
-) -> Smoothing:
+) -> SmoothingExperiment:
     """Smoothing with partial prior information (Ravana, Park & Moffat 2009).
 
     Parameters
@@ -118,7 +118,7 @@ def smoothing(
 
     Returns
     -------
-    Smoothing
+    SmoothingExperiment
         ``.data`` is an :class:`xarray.Dataset` over trial × scheme × alpha.
 
     Notes
@@ -129,7 +129,7 @@ def smoothing(
     Examples
     --------
     >>> import scorestd
-    >>> res = smoothing(scorestd.datasets.load("robust2004"), measure="ap", trials=4,
+    >>> res = smoothing_experiment(scorestd.datasets.load("robust2004"), measure="ap", trials=4,
     ...                 seed=1, alphas=[0, 0.5, 1], schemes=["raw", "N"])
     >>> res.data["tau"].dims
     ('trial', 'scheme', 'alpha')
@@ -141,7 +141,7 @@ def smoothing(
     alphas = np.asarray(alphas, dtype=np.float64)
     if alphas.ndim != 1 or alphas.size == 0 or ((alphas < 0) | (alphas > 1)).any():
         raise ValueError(f"alphas must be a non-empty list of values in [0, 1], got {alphas}")
-    n_topics = check_positive("n_topics", n_topics, minimum=2)
+    n_topics = check_count("n_topics", n_topics, 2)
     n_total, n_systems = cube.sizes["topic"], cube.sizes["system"]
     if 3 * n_topics > n_total:
         raise ValueError(f"three disjoint sets of n_topics={n_topics} need {3 * n_topics} "
@@ -160,7 +160,7 @@ def smoothing(
     data = (raw, schemes, truths, alphas)
     stats = run_batches(_batch, indices, data=data, batch_size=batch_size,
                         progress=progress, client=client, desc="smoothing")
-    return Smoothing(trial_dataset(
+    return SmoothingExperiment(trial_dataset(
         cube, "smoothing", stats, schemes=schemes, trials=trials, seed=seed,
         coords={"alpha": alphas}, n_topics=n_topics))
 

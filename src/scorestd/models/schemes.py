@@ -3,21 +3,28 @@
 A scheme is ``"raw"`` (the scores as they are) or a standardization model: the short
 names of Urbano et al. (2019) — ``"z"`` (z-std), ``"N"`` (N-std), ``"U"`` (U-std),
 ``"E"`` (E-std) — or the name of any model registered with
-:func:`scorestd.models.register_model`. Experiments keep the name given as the label of
-their ``scheme`` coordinate.
+:func:`scorestd.models.register_model`, including a user's own. Experiments keep the name
+given as the label of their ``scheme`` coordinate. Every scheme standardizes through its
+registered model (:meth:`~scorestd.models.Model.standardize`,
+:meth:`~scorestd.models.Model.transform`), so model options such as U-std's ``A`` and
+``B`` pass through ``options``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import xarray as xr
 
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScorestdError
+from ._base import Model
+from .registry import get_model, instantiate
 
-__all__ = ["RAW", "URBANO2019_SCHEMES", "model_name", "standardized_stack"]
+__all__ = ["RAW", "URBANO2019_SCHEMES", "model_name", "scheme_kernel", "scheme_model",
+           "standardized_stack"]
 
 RAW = "raw"
 
@@ -43,8 +50,6 @@ def model_name(scheme: str) -> str | None:
     """
     if scheme == RAW:
         return None
-    from ..models import get_model
-
     name = ALIASES.get(scheme, scheme)
     try:
         get_model(name)
@@ -70,7 +75,8 @@ def check_schemes(schemes: Sequence[str]) -> tuple[str, ...]:
     return schemes
 
 
-def standardized_stack(cube: xr.DataArray, schemes: Sequence[str]) -> np.ndarray:
+def standardized_stack(cube: xr.DataArray, schemes: Sequence[str],
+                       options: Mapping[str, Mapping[str, Any]] | None = None) -> np.ndarray:
     """Scores of one measure under every scheme, as a ``(scheme, topic, system)`` array.
 
     Standardization is fitted per topic on all systems of ``cube`` (the paper's
@@ -83,6 +89,8 @@ def standardized_stack(cube: xr.DataArray, schemes: Sequence[str]) -> np.ndarray
         A validated cube with a single measure.
     schemes : sequence of str
         Scheme names (see the module docstring).
+    options : mapping, optional
+        Scheme name → options of its model (e.g. ``{"U": {"A": 0.2}}``).
 
     Examples
     --------
@@ -91,47 +99,49 @@ def standardized_stack(cube: xr.DataArray, schemes: Sequence[str]) -> np.ndarray
     >>> standardized_stack(c, ["raw", "E"]).shape
     (2, 50, 129)
     """
-    from .. import standardize
-
     layers = []
     for scheme in schemes:
-        name = model_name(scheme)
-        layer = cube if name is None else standardize(cube, model=name)
+        model = scheme_model(scheme, options)
+        layer = cube if model is None else model.standardize(cube)
         layer = layer.isel({MEASURE: 0}).transpose(TOPIC, SYSTEM)
         layers.append(np.asarray(layer.values, dtype=np.float64))
     return np.stack(layers)
 
 
-def scheme_kernel(scheme: str):
-    """The numpy kernel ``f(x, ref)`` standardizing ``x`` per topic against ``ref``.
-
-    Used where the standardization systems change from trial to trial (the smoothing
-    experiment). ``None`` for raw scores.
-
-    Raises
-    ------
-    ScorestdError
-        If the scheme has no reference-based kernel (only z, N, U and E have one).
+def scheme_model(scheme: str, options: Mapping[str, Mapping[str, Any]] | None = None
+                 ) -> Model | None:
+    """The model instance behind ``scheme`` with its ``options`` (``None`` for raw scores).
 
     Examples
     --------
-    >>> scheme_kernel("raw") is None
+    >>> scheme_model("U", {"U": {"A": 0.2}})
+    Uniform(A=0.2, B=0.5)
+    >>> scheme_model("raw") is None
     True
     """
-    if scheme == RAW:
+    name = model_name(scheme)
+    if name is None:
         return None
-    from ..kernels import standardize as k
+    return instantiate(name, **dict((options or {}).get(scheme, {})))
 
-    kernels = {
-        "z": k.zscore,
-        "normal": k.normal_cdf,
-        "uniform": lambda x, ref: k.uniform_cdf(x, ref, 0.15, 0.5),  # Sakai's A and B
-        "empirical": k.ecdf,
-    }
-    name = ALIASES.get(scheme, scheme)
-    if name not in kernels:
-        raise ScorestdError(
-            f"scheme {scheme!r} has no per-trial standardization kernel; use 'raw' or one "
-            f"of {sorted(ALIASES)}"
-        )
-    return kernels[name]
+
+def scheme_kernel(scheme: str, options: Mapping[str, Mapping[str, Any]] | None = None
+                  ) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+    """The numpy function ``f(x, ref)`` standardizing ``x`` per row against ``ref``.
+
+    Used where the standardization systems change from trial to trial (the smoothing
+    experiment): the registered model's :meth:`~scorestd.models.Model.transform`, so any
+    model works. ``None`` for raw scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scheme_kernel("raw") is None
+    True
+    >>> scheme_kernel("N")(np.array([[0.3]]), np.array([[0.1, 0.3, 0.5]])).tolist()
+    [[0.5]]
+    """
+    model = scheme_model(scheme, options)
+    if model is None:
+        return None
+    return lambda x, ref: model.transform(ref, x)

@@ -26,12 +26,12 @@ from typing import Any, Literal
 import numpy as np
 import xarray as xr
 
-from ._options import check_option
-from .cube import validate
-from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, ScorestdError, warn
-from .kernels.multiple import two_way_anova_mse
-from .kernels.variance import paired_difference_ss, within_system_ss
+from .._options import check_option
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError, ScorestdError, warn
+from ..kernels.multiple import two_way_anova_mse
+from ..kernels.variance import paired_difference_ss, within_system_ss
+from ..score_cube import validate
 
 __all__ = ["VarianceKind", "anova_residual", "estimate_variance"]
 
@@ -116,7 +116,7 @@ def estimate_variance(
         Standardize each collection (against its own systems) under these schemes
         first, giving a ``scheme`` dim: ``"raw"``, the short names ``"z"``, ``"N"``
         (N-std), ``"U"`` (U-std), ``"E"`` (E-std), or any registered model name (see
-        :mod:`scorestd.experiments.schemes`). Not allowed with a mapping.
+        :mod:`scorestd.models.schemes`). Not allowed with a mapping.
 
     Returns
     -------
@@ -173,8 +173,8 @@ def _squeeze_single_2d(result: xr.DataArray, original: Any) -> xr.DataArray:
 
 
 def _standardized(c: xr.DataArray, scheme: str) -> xr.DataArray:
-    from .experiments.schemes import model_name
-    from .standardize import standardize
+    from ..models.schemes import model_name
+    from ..stats.standardization import standardize
 
     model = model_name(scheme)
     return c if model is None else validate(standardize(c, model=model))

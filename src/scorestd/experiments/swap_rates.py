@@ -20,17 +20,17 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .errors import ScoreDataError, ScorestdError
-from .experiments.engine import draw_trials, run_batches
-from .experiments.result import (
+from .._options import check_count
+from ..errors import ScoreDataError, ScorestdError
+from ..kernels.swap_rate import swap_counts
+from ..models.schemes import check_schemes, standardized_stack
+from .engine import draw_trials, run_batches
+from .result import (
     Experiment,
-    check_positive,
     design_attrs,
     finish_figure,
     single_measure,
 )
-from .experiments.schemes import check_schemes, standardized_stack
-from .kernels.swap_rate import swap_counts
 
 __all__ = ["SwapRate", "swap_rate"]
 
@@ -150,7 +150,7 @@ def swap_rate(
         raise ScoreDataError(f"swap rates need at least two systems and two topics, got "
                              f"{n_systems} systems and {n_topics} topics")
     schemes = check_schemes(schemes)
-    trials = check_positive("trials", trials)
+    trials = check_count("trials", trials)
     if not bin_width > 0:
         raise ScorestdError(f"bin_width must be > 0, got {bin_width!r}")
     if not 0 < threshold < 1:

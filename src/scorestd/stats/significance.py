@@ -14,7 +14,12 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
-from ._options import check_option
+from .._options import check_option
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError
+from ..kernels import significance as ks
+from ..kernels.multiple import ADJUST_METHODS
+from ..score_cube import match_input_dims, validate
 from ._pairs import (
     DESCRIBE_FIELDS,
     PAIR,
@@ -26,11 +31,6 @@ from ._pairs import (
     pair_coords,
     system_pairs,
 )
-from .cube import match_input_dims, validate
-from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError
-from .kernels import significance as ks
-from .kernels.multiple import ADJUST_METHODS
 
 __all__ = ["TESTS", "compare", "compare_unpaired", "fraction_significant"]
 

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import xarray as xr
 
-from ._cells import cell_label, first_cell
-from ._options import check_option
-from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError
-from .kernels.paired import pair_indices
+from .._options import check_option
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError
+from ..kernels.paired import pair_indices
+from ..score_cube import cell_label, first_cell
 
 PAIR = "pair"
 SYSTEM2 = "system2"
@@ -96,7 +96,7 @@ def describe_pairs_kernel(x, i, j, conf_level: float):
     """
     from scipy import stats
 
-    from .kernels.paired import paired_moments
+    from ..kernels.paired import paired_moments
 
     mom = paired_moments(x, pairs=(i, j))
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -50,7 +50,7 @@ Two methods:
     satisfies the approximate criterion.
 ``method="exact"``
     The noncentral t / noncentral F power of :mod:`statsmodels.stats.power`
-    (:func:`scorestd.power.solve_power`), rounded up to an integer n.
+    (:func:`scorestd.design.power.solve_power`), rounded up to an integer n.
 
 When they differ: the paired-t approximation is within 0.01 of the noncentral-t power
 for n ≥ 10, so the two answers agree or differ by one topic except for very large
@@ -71,20 +71,13 @@ import numpy as np
 import xarray as xr
 from scipy import optimize, special, stats
 
-from ._design import (
-    DesignError,
-    UnreachableTargetError,
-    check_count,
-    check_positive,
-    check_probability,
-)
-from ._options import check_option
+from .._options import check_count, check_option, check_positive, check_probability
+from ..errors import OptionError, UnreachableTargetError
 from .power import design_variance, power_function, smallest_n
 
 __all__ = [
     "DesignTest",
     "ci_expected_width",
-    "plot_topic_set_size",
     "sakai_power_anova",
     "sakai_power_paired_t",
     "topic_set_size",
@@ -93,8 +86,6 @@ __all__ = [
 DesignTest = Literal["paired_t", "anova", "ci"]
 DesignMethod = Literal["sakai", "exact"]
 _GRID = ("alpha", "beta", "min_diff", "n_systems")
-_AXIS_LABELS = {"min_diff": "minimum detectable difference (minD)", "alpha": "α", "beta": "β",
-                "n_systems": "systems compared (m)"}
 
 
 def sakai_power_paired_t(n: float, effect_size: float, alpha: float) -> float:
@@ -188,7 +179,7 @@ def topic_set_size(
         Score data to estimate σ² from (pooled over collections; a mapping
         ``{scheme: cube(s)}`` gives a ``scheme`` dim): σ_t² = 2 V_E for ``"paired_t"``
         and ``"ci"``, V_E for ``"anova"``, V_E the two-way residual variance (see
-        :func:`scorestd.power.design_variance`).
+        :func:`scorestd.design.power.design_variance`).
     test : {"paired_t", "anova", "ci"}
         The design (see the module docstring).
     min_diff : float or sequence of float
@@ -219,7 +210,7 @@ def topic_set_size(
 
     Raises
     ------
-    DesignError
+    OptionError
         α or β outside (0, 1), ``min_diff`` ≤ 0, fewer than 2 systems, a variance ≤ 0.
     UnreachableTargetError
         If more than ``max_topics`` topics would be needed.
@@ -239,10 +230,10 @@ def topic_set_size(
     check_option(method, DesignMethod, "method")
     max_topics = check_count("max_topics", max_topics, 3)
     if (scores is None) == (variance is None):
-        raise DesignError(
+        raise OptionError(
             "give either score data (scores) or a variance, not both or neither")
     if schemes is not None and scores is None:
-        raise DesignError("schemes= needs score data (scores) to standardize")
+        raise OptionError("schemes= needs score data (scores) to standardize")
     if variance is None:
         variance = design_variance(scores, test, schemes=schemes)
     grid = {"alpha": alpha, "beta": beta, "min_diff": min_diff, "n_systems": n_systems}
@@ -327,58 +318,3 @@ def _smallest_from(ok: Any, start: float, max_topics: int, what: str, minimum: i
             raise UnreachableTargetError(f"cannot reach {what} with up to {max_topics} topics")
         n += 1
     return n
-
-
-def plot_topic_set_size(sizes: xr.DataArray, *, x: str = "min_diff", hue: str | None = None,
-                        ax: Any = None) -> Any:
-    """Plot n (topics needed) against ``x``, one line per value of ``hue``.
-
-    Parameters
-    ----------
-    sizes : xarray.DataArray
-        Output of :func:`topic_set_size` with an ``x`` dim; any dims other than ``x``
-        and ``hue`` must have size 1.
-    x : str
-        The dim on the horizontal axis.
-    hue : str, optional
-        The dim drawn as separate lines (e.g. ``"scheme"``); default: the first other
-        dim of size > 1.
-    ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure otherwise.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-
-    Examples
-    --------
-    >>> sizes = topic_set_size(variance=xr.DataArray([0.02, 0.04], dims="scheme",
-    ...     coords={"scheme": ["a", "b"]}), min_diff=[0.05, 0.1, 0.2])
-    >>> ax = plot_topic_set_size(sizes, hue="scheme")
-    >>> len(ax.lines)
-    2
-    """
-    import matplotlib.pyplot as plt
-
-    if x not in sizes.dims:
-        raise ValueError(f"sizes has no {x!r} dim; its dims are {sizes.dims}")
-    others = [d for d in sizes.dims if d != x and sizes.sizes[d] > 1]
-    if hue is None and others:
-        hue = others[0]
-    extra = [d for d in others if d != hue]
-    if extra:
-        raise ValueError(f"select a single value of {extra} before plotting (e.g. .sel())")
-    data = sizes.squeeze([d for d in sizes.dims if d not in (x, hue)], drop=True)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 3.5))
-    groups = [(None, data)] if hue is None else [(v, data.sel({hue: v}))
-                                                 for v in data[hue].values]
-    for label, line in groups:
-        ax.plot(line[x].values, line.values, marker="o", label=None if label is None else str(label))
-    ax.set_xlabel(_AXIS_LABELS.get(x, x))
-    ax.set_ylabel("topics needed")
-    ax.set_yscale("log")
-    if hue is not None:
-        ax.legend(title=hue)
-    ax.figure.tight_layout()
-    return ax

@@ -21,10 +21,10 @@ import xarray as xr
 
 from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
+from ..models.schemes import check_schemes, standardized_stack
 from ._common import shared_parameters, topic_subsets
 from .engine import draw_trials, run_batches
 from .result import Experiment, finish_figure, single_measure, trial_dataset
-from .schemes import check_schemes, standardized_stack
 
 __all__ = ["SplitHalf", "split_half"]
 
@@ -120,7 +120,7 @@ def split_half(
     {scores}
     schemes : sequence of str
         Scores to aggregate: ``"raw"`` and standardization schemes (``"N"`` is the
-        paper's SP; see :mod:`scorestd.experiments.schemes`).
+        paper's SP; see :mod:`scorestd.models.schemes`).
     methods : sequence of str
         Aggregation methods of :func:`scorestd.kernels.aggregate.aggregate_kernel`
         (with their default ε: 0.01 for ``egm``/``ehm``, 10⁻⁵ for ``gm_trec_eval``).

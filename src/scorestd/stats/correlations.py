@@ -12,10 +12,10 @@ from typing import Literal
 import numpy as np
 import xarray as xr
 
-from ._options import check_option
-from .dims import SYSTEM, TOPIC
-from .errors import ScoreDataError
-from .kernels import correlation as kc
+from .._options import check_option
+from ..dims import SYSTEM, TOPIC
+from ..errors import ScoreDataError
+from ..kernels import correlation as kc
 
 __all__ = ["CORRELATIONS", "correlation"]
 

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ._options import check_option
-from .cube import _is_dask, match_input_dims, validate
-from .dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, ScorestdWarning, warn
-from .kernels.aggregate import DEFAULT_EPS, Method, ZeroPolicy, aggregate_kernel
-from .kernels.ranking import TieRule, rank_descending
+from .._options import check_option
+from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError, ScorestdWarning, warn
+from ..kernels.aggregate import DEFAULT_EPS, Method, ZeroPolicy, aggregate_kernel
+from ..kernels.ranking import TieRule, rank_descending
+from ..score_cube import _is_dask, match_input_dims, validate
 
 __all__ = ["aggregate", "rank_systems"]
 

@@ -9,7 +9,7 @@ with the variance estimated from score data. The tests and the variance each use
     with effect size ``min_diff / σ_d``, σ_d² the variance of paired differences, estimated
     as ``2 V_E`` (twice the two-way residual variance, as Sakai does; on one complete
     collection this equals the pooled variance of the paired differences of all pairs,
-    :func:`~scorestd.variance.estimate_variance` ``kind="paired_difference"``).
+    :func:`~scorestd.design.variance.estimate_variance` ``kind="paired_difference"``).
 ``"unpaired_t"``
     two systems on two different sets of ``n_topics`` topics each;
     :class:`~statsmodels.stats.power.TTestIndPower` with ``min_diff / σ``, σ² the
@@ -34,21 +34,13 @@ from scipy import stats
 from scipy.optimize import brentq
 from statsmodels.stats.power import FTestAnovaPower, TTestIndPower, TTestPower
 
-from ._design import (
-    DesignError,
-    UnreachableTargetError,
-    check_count,
-    check_positive,
-    check_probability,
-)
-from ._options import check_option
-from .dims import SYSTEM
+from .._options import check_count, check_option, check_positive, check_probability
+from ..dims import SYSTEM
+from ..errors import OptionError, UnreachableTargetError
 from .variance import estimate_variance
 
 __all__ = [
-    "DesignError",
     "PowerTest",
-    "UnreachableTargetError",
     "design_variance",
     "power_function",
     "smallest_n",
@@ -75,7 +67,7 @@ def design_variance(scores: Any, test: str = "paired_t", *,
 
     ``2 V_E`` for ``"paired_t"`` and ``"ci"`` (the variance of paired differences under
     the additive model), ``V_E`` for ``"anova"`` and the within-system variance for
-    ``"unpaired_t"``; see :func:`~scorestd.variance.estimate_variance` for ``scores``
+    ``"unpaired_t"``; see :func:`~scorestd.design.variance.estimate_variance` for ``scores``
     and ``schemes``.
 
     Examples
@@ -216,7 +208,7 @@ def solve_power(
 
     Raises
     ------
-    DesignError
+    OptionError
         If not exactly one quantity is None, or a value is out of range (α or power
         outside (0, 1), ``min_diff`` ≤ 0, fewer than two topics or systems).
     UnreachableTargetError
@@ -237,15 +229,15 @@ def solve_power(
     missing = [name for name, v in zip(_UNKNOWNS, (min_diff, n_topics, alpha, power),
                                        strict=True) if v is None]
     if len(missing) != 1:
-        raise DesignError(
+        raise OptionError(
             f"exactly one of {', '.join(_UNKNOWNS)} must be None (the one to solve for); "
             f"got {len(missing)}: {missing or 'none'}"
         )
     check_option(test, PowerTest, "test")
     if (scores is None) == (variance is None):
-        raise DesignError("give either score data (scores) or a variance, not both or neither")
+        raise OptionError("give either score data (scores) or a variance, not both or neither")
     if schemes is not None and scores is None:
-        raise DesignError("schemes= needs score data (scores) to standardize")
+        raise OptionError("schemes= needs score data (scores) to standardize")
     if variance is None:
         variance = design_variance(scores, test, schemes=schemes)
         if n_systems is None and test == "anova":

@@ -1,0 +1,18 @@
+"""Figures and reports: the front end that draws (matplotlib is imported inside each function).
+
+Experiment results draw their own figure (``result.plot()``); the figures here take
+score cubes or design results. Every function here is also a top-level function of
+:mod:`scorestd`.
+"""
+
+from .design import plot_topic_set_size
+from .report import standardization_report
+from .standardization import plot_mapping, plot_standardization, plot_topic_distributions
+
+__all__ = [
+    "plot_mapping",
+    "plot_standardization",
+    "plot_topic_distributions",
+    "plot_topic_set_size",
+    "standardization_report",
+]
