@@ -13,9 +13,8 @@ from statsmodels.stats.power import TTestIndPower, TTestPower
 
 import scorestd
 from scorestd.design.power import power_function, solve_power
-from scorestd.errors import OptionError, UnreachableTargetError
 from scorestd.design.variance import estimate_variance
-from scorestd.errors import ScoreDataError
+from scorestd.errors import OptionError, ScoreDataError, UnreachableTargetError
 
 
 @pytest.mark.parametrize("variance", [0.01, 0.0272, 0.05])

@@ -9,7 +9,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "aggregation.ipynb"
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "aggregation.ipynb"
 
 # Ravana & Moffat (2009), Table 3(c): TREC8 (t = 50, s = 129), AP, Kendall's τ.
 PAPER = {("hard_easy", "AM"): 0.719, ("hard_easy", "εGM"): 0.732,

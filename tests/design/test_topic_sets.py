@@ -14,7 +14,6 @@ from scipy import stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
 from scorestd.design.power import design_variance
-from scorestd.errors import OptionError, UnreachableTargetError
 from scorestd.design.topic_sets import (
     ci_expected_width,
     sakai_power_anova,
@@ -22,6 +21,7 @@ from scorestd.design.topic_sets import (
     topic_set_size,
 )
 from scorestd.design.variance import estimate_variance
+from scorestd.errors import OptionError, UnreachableTargetError
 from scorestd.plots import plot_topic_set_size
 
 

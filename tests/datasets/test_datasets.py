@@ -13,7 +13,7 @@ import scorestd
 from scorestd import datasets
 from scorestd.errors import ScoreDataError
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
 def _independent_csv_mean(path) -> tuple[float, int, int]:

@@ -13,7 +13,7 @@ from scorestd.design.power import design_variance
 from scorestd.design.topic_sets import topic_set_size
 from scorestd.design.variance import estimate_variance
 
-NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "designing_a_test_collection.ipynb"
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "designing_a_test_collection.ipynb"
 
 
 def _text(nb: nbformat.NotebookNode) -> str:

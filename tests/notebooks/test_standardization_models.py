@@ -11,7 +11,7 @@ from scipy import stats
 
 import scorestd
 
-NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "standardization_models.ipynb"
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "standardization_models.ipynb"
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from statsmodels.stats.multitest import multipletests
 
 import scorestd
 
-NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "significance.ipynb"
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "significance.ipynb"
 
 
 def outputs_text(nb) -> str:
