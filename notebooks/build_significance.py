@@ -41,7 +41,7 @@ CELLS = [
         "## All pairs of systems\n\n"
         "Paired t-tests on all 99 topics, with Holm's correction over the 5,995 pairs."),
     new_code_cell(
-        'res = scorestd.compare(ap, "t", correction="holm")\n'
+        'res = scorestd.compare(ap, "paired_t", correction="holm")\n'
         'print(f"pairs = {res.sizes[\'pair\']}")\n'
         'print(f"significant t raw = {int((res.p_value < 0.05).sum())}")\n'
         'print(f"significant t holm = {int((res.p_adjusted < 0.05).sum())}")\n'
@@ -60,7 +60,7 @@ CELLS = [
     new_code_cell(
         "alphas = np.linspace(0.001, 0.1, 40)\n"
         "fig, ax = plt.subplots(figsize=(6, 4))\n"
-        'for test in ["t", "wilcoxon", "sign", "permutation"]:\n'
+        'for test in ["paired_t", "wilcoxon", "sign", "permutation"]:\n'
         "    p = scorestd.compare(ap, test, B=B, seed=1).p_value\n"
         "    frac = scorestd.fraction_significant(p, alphas)\n"
         "    ax.plot(alphas, frac, label=test)\n"

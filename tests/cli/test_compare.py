@@ -11,11 +11,11 @@ from scorestd.cli import main
 
 
 def test_compare_baseline_table(capsys):
-    assert main(["compare", "adhoc8_ap", "--baseline", "run3", "--test", "t",
+    assert main(["compare", "adhoc8_ap", "--baseline", "run3", "--test", "paired_t",
                  "--correction", "holm", "--sort", "p"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0].startswith("measure: ap   test: t   correction: holm   pairs: 128")
+    assert lines[0].startswith("measure: ap   test: paired_t   correction: holm   pairs: 128")
     header = lines[1].split()
     assert header == ["system", "system2", "mean_diff", "effect_size", "ci_low", "ci_high",
                       "statistic", "p_value", "p_adjusted", "n"]
@@ -40,3 +40,17 @@ def test_compare_errors(capsys):
     assert "baseline 'nope' is not a system" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["compare", "adhoc8_ap", "--test", "anova"])
+
+
+def test_old_option_spellings_are_read_with_a_notice(capsys):
+    # --test t and --B are the spellings of earlier releases
+    assert main(["compare", "adhoc8_ap", "--baseline", "run3", "--test", "t", "--top", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "--test t is deprecated; use --test paired_t" in captured.err
+    assert "test: paired_t" in captured.out
+    assert main(["discriminative-power", "adhoc8_ap", "--test", "randomised_tukey", "--B", "20",
+                 "--seed", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "--test randomised_tukey is deprecated" in captured.err
+    assert "--B is deprecated; use --resamples" in captured.err
+    assert "randomised_tukey_hsd" in captured.out

@@ -95,10 +95,17 @@ def test_unpaired_power_equals_statsmodels_ind(small_cube):
     assert got.sel(measure="ndcg").item() == pytest.approx(expected, rel=1e-10)
 
 
-def test_one_sided_larger_matches_statsmodels():
+def test_one_sided_matches_statsmodels_larger():
+    # statsmodels calls the one-sided test in the direction of the effect "larger"
     expected = TTestPower().power(effect_size=0.5, nobs=20, alpha=0.05, alternative="larger")
-    got = solve_power(variance=1.0, min_diff=0.5, n_topics=20, power=None, alternative="larger")
-    assert got == pytest.approx(expected)
+    for alternative in ("greater", "less"):  # the design's direction is the difference's
+        got = solve_power(variance=1.0, min_diff=0.5, n_topics=20, power=None,
+                          alternative=alternative)
+        assert got == pytest.approx(expected, rel=1e-12)
+    with pytest.warns(DeprecationWarning, match="alternative='larger' is deprecated"):
+        old = solve_power(variance=1.0, min_diff=0.5, n_topics=20, power=None,
+                          alternative="larger")
+    assert old == pytest.approx(expected, rel=1e-12)
 
 
 def test_scheme_mapping_gives_scheme_dim(small_cube):

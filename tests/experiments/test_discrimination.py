@@ -29,7 +29,7 @@ def test_paired_t_p_values_equal_scipy_ttest_rel(sub):
                 for i, j in itertools.combinations(range(x.shape[1]), 2)]
     np.testing.assert_allclose(dp.data["p"].sel(scheme="raw", measure="ap").values, expected,
                                rtol=1e-9)
-    assert dp.data["system_i"].values[0] == "run1" and dp.data["system_j"].values[0] == "run2"
+    assert dp.data["system"].values[0] == "run1" and dp.data["system2"].values[0] == "run2"
     frac = float(np.mean(np.array(expected) < 0.05))
     assert dp.data["fraction"].sel(scheme="raw", measure="ap", alpha=0.05).item() == frac
     assert dp.summary().loc[("ap", "raw"), "alpha=0.05"] == frac
@@ -53,14 +53,14 @@ def test_schemes_are_standardized_against_all_systems(sub):
 
 
 def test_randomised_tukey_p_values_follow_the_mean_differences(sub):
-    dp = discriminative_power(sub, test="randomised_tukey", B=500, seed=5)
+    dp = discriminative_power(sub, test="randomised_tukey_hsd", B=500, seed=5)
     p = dp.data["p"].sel(scheme="raw", measure="ap").values
     diff = np.abs(dp.data["mean_diff"].sel(scheme="raw", measure="ap").values)
     # p = (1 + #{permutation ranges ≥ |diff|}) / (B + 1): non-increasing in |diff|
     order = np.argsort(diff)
     assert (np.diff(p[order]) <= 1e-12).all()
     assert p.min() >= 1 / 501 and p.max() <= 1
-    again = discriminative_power(sub, test="randomised_tukey", B=500, seed=5)
+    again = discriminative_power(sub, test="randomised_tukey_hsd", B=500, seed=5)
     np.testing.assert_array_equal(again.data["p"].values, dp.data["p"].values)
     # family-wise adjustment: never more pairs than the unadjusted paired t-test flags here
     t = discriminative_power(sub)
@@ -75,18 +75,35 @@ def test_missing_scores(sub):
     expected = stats.ttest_rel(x[1:, 0], x[1:, 1]).pvalue  # pair (0, 1) drops topic 0
     assert dp.data["p"].values[0, 0, 0] == pytest.approx(expected, rel=1e-9)
     with pytest.raises(ScoreDataError, match="complete scores"):
-        discriminative_power(c, test="randomised_tukey", seed=1, B=10)
+        discriminative_power(c, test="randomised_tukey_hsd", seed=1, B=10)
 
 
 def test_bad_input(sub):
     with pytest.raises(ScoreDataError, match="two systems"):
         discriminative_power(sub.isel(system=[0]))
     with pytest.raises(ScorestdError, match="seed="):
-        discriminative_power(sub, test="randomised_tukey")
+        discriminative_power(sub, test="randomised_tukey_hsd")
     with pytest.raises(ScorestdError, match="alphas"):
         discriminative_power(sub, alphas=[0.05, 1.0])
-    with pytest.raises(ValueError, match="'paired_t', 'randomised_tukey'"):
-        discriminative_power(sub, test="wilcoxon")
+    with pytest.raises(ValueError, match="test must be one of 'paired_t', 'wilcoxon'"):
+        discriminative_power(sub, test="welch")
+
+
+def test_any_paired_test_gives_the_p_values_of_compare(sub):
+    # the same dispatcher as scorestd.compare: its p-values pair by pair
+    for test, extra in (("wilcoxon", {}), ("sign", {}), ("permutation", {"B": 200})):
+        dp = discriminative_power(sub, test=test, seed=4, **extra)
+        seed = np.random.SeedSequence(4).spawn(1)[0]  # measure 0's child seed
+        expected = scorestd.compare(sub, test, seed=seed, **extra).p_value.sel(measure="ap")
+        np.testing.assert_allclose(dp.data["p"].sel(scheme="raw", measure="ap").values,
+                                   expected.values, rtol=1e-12)
+
+
+def test_old_test_name_is_read_with_a_deprecation_warning(sub):
+    with pytest.warns(DeprecationWarning, match="test='randomised_tukey' is deprecated"):
+        old = discriminative_power(sub, test="randomised_tukey", B=50, seed=2)
+    new = discriminative_power(sub, test="randomised_tukey_hsd", B=50, seed=2)
+    np.testing.assert_array_equal(old.data["p"].values, new.data["p"].values)
 
 
 def test_plot_one_line_per_scheme(sub):

@@ -25,7 +25,7 @@ def scores_of(cube, system):
 
 
 @pytest.mark.parametrize("test,reference", [
-    ("t", lambda a, b: stats.ttest_rel(a, b)),
+    ("paired_t", lambda a, b: stats.ttest_rel(a, b)),
     ("wilcoxon", lambda a, b: stats.wilcoxon(a, b, method="exact")
         if np.unique(np.abs(a - b)).size == a.size and np.all(a != b)  # scipy's auto rule
         else stats.wilcoxon(a, b, method="asymptotic")),
@@ -63,7 +63,7 @@ def test_two_d_input_and_labels():
     rng = np.random.default_rng(41)
     da = xr.DataArray(rng.random((8, 3)), dims=("topic", "system"),
                       coords={"topic": [f"q{k}" for k in range(8)], "system": ["a", "b", "c"]})
-    res = scorestd.compare(da, "t")
+    res = scorestd.compare(da, "paired_t")
     assert "measure" not in res.dims
     assert res.pair.values.tolist() == ["a vs b", "a vs c", "b vs c"]
     assert res.sel(pair="b vs c").system2.item() == "c"
@@ -75,12 +75,12 @@ def test_nan_dropped_per_pair_or_raised():
     rng = np.random.default_rng(42)
     c = scorestd.cube(rng.random((10, 3)), systems=["a", "b", "c"])
     c[4, 1, 0] = np.nan
-    res = scorestd.compare(c, "t")
+    res = scorestd.compare(c, "paired_t")
     assert res.n.values.ravel().tolist() == [9, 10, 9] and res.n.dtype == np.int64
     ab = stats.ttest_rel(c.values[:, 0, 0], c.values[:, 1, 0], nan_policy="omit")
     assert res.p_value.sel(pair="a vs b").item() == pytest.approx(ab.pvalue)
     with pytest.raises(ScoreDataError, match="topic 't5', system 'b'"):
-        scorestd.compare(c, "t", nan_policy="raise")
+        scorestd.compare(c, "paired_t", nan_policy="raise")
     with pytest.raises(ScoreDataError, match="missing score"):
         scorestd.compare(c, "tukey_hsd")
 
@@ -88,7 +88,7 @@ def test_nan_dropped_per_pair_or_raised():
 def test_zero_variance_pair_p_is_one():
     x = np.random.default_rng(43).random((6, 2))
     c = scorestd.cube(np.column_stack([x, x[:, 0]]), systems=["a", "b", "a_copy"])
-    for test in ("t", "wilcoxon", "sign", "permutation", "bootstrap"):
+    for test in ("paired_t", "wilcoxon", "sign", "permutation", "bootstrap"):
         res = scorestd.compare(c, test, B=99, seed=1)
         assert res.p_value.sel(pair="a vs a_copy").item() == 1.0, test
 
@@ -121,9 +121,9 @@ def test_random_tests_reproducible(ap8):
 
 
 def test_dask_backed_cube_gives_same_answer(ap8):
-    lazy = scorestd.compare(ap8.chunk({"measure": 1}), "t")
+    lazy = scorestd.compare(ap8.chunk({"measure": 1}), "paired_t")
     assert lazy.p_value.chunks is not None
-    xr.testing.assert_allclose(lazy.compute(), scorestd.compare(ap8, "t"))
+    xr.testing.assert_allclose(lazy.compute(), scorestd.compare(ap8, "paired_t"))
 
 
 @pytest.mark.parametrize("equal_var", [False, True])
@@ -157,7 +157,7 @@ def test_tukey_functions_match_compare(ap8):
 
 
 def test_adjust_pvalues_labelled(ap8):
-    p = scorestd.compare(ap8, "t").p_value
+    p = scorestd.compare(ap8, "paired_t").p_value
     for method, sm in [("holm", "holm"), ("bh", "fdr_bh"), ("bonferroni", "bonferroni")]:
         adj = scorestd.adjust_pvalues(p, method)
         assert adj.dims == p.dims
@@ -168,7 +168,7 @@ def test_adjust_pvalues_labelled(ap8):
 
 
 def test_fraction_significant_labelled(ap8):
-    p = scorestd.compare(ap8, "t").p_value
+    p = scorestd.compare(ap8, "paired_t").p_value
     frac = scorestd.fraction_significant(p, [0.01, 0.05, 0.1])
     assert frac.dims == ("measure", "alpha")
     expected = [(p.values < a).mean() for a in (0.01, 0.05, 0.1)]  # counted directly
@@ -179,7 +179,7 @@ def test_fraction_significant_labelled(ap8):
 
 
 @settings(max_examples=25)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["t", "wilcoxon", "sign", "permutation"]))
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["paired_t", "wilcoxon", "sign", "permutation"]))
 def test_pair_result_independent_of_other_systems_and_order(seed, test):
     """A pair's test depends only on its two systems: reordering or dropping the others
     changes nothing (all-pairs kernels must not mix pairs up)."""
@@ -197,3 +197,9 @@ def test_pair_result_independent_of_other_systems_and_order(seed, test):
     assert other.p_value.item() == pytest.approx(row.p_value.item(), rel=1e-9)
     sign = 1 if label == "b vs d" else -1
     assert other.mean_diff.item() == pytest.approx(sign * row.mean_diff.item(), abs=1e-12)
+
+
+def test_the_old_name_t_is_the_paired_t_test_with_a_deprecation_warning(small_cube):
+    with pytest.warns(DeprecationWarning, match="test='t' is deprecated.*test='paired_t'"):
+        old = scorestd.compare(small_cube, "t")
+    xr.testing.assert_identical(old, scorestd.compare(small_cube, "paired_t"))

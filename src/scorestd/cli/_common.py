@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import pandas as pd
 import xarray as xr
 
+from .._options import RENAMED_TESTS, PairedTest
 from ..errors import ScorestdError
 from ..io import FORMATS, load
 
@@ -45,6 +47,48 @@ def add_measure_and_format(parser: argparse.ArgumentParser) -> None:
 def load_data(args: argparse.Namespace) -> xr.DataArray:
     """Load the DATA argument as a cube."""
     return load(args.data, format=args.format, measure=args.measure)
+
+
+def add_test_argument(parser: argparse.ArgumentParser, *, default: str = "paired_t",
+                      help: str) -> None:
+    """``--test``/``-t``: a paired test by its API name (old names read with a notice)."""
+    parser.add_argument("--test", "-t", choices=get_args(PairedTest), default=default,
+                        type=renamed(RENAMED_TESTS, "--test"), metavar="TEST",
+                        help=f"{help} (one of {', '.join(get_args(PairedTest))}; "
+                             f"default: {default})")
+
+
+def add_resamples_argument(parser: argparse.ArgumentParser, *, default: int, help: str) -> None:
+    """``--resamples``/``-B`` (``--B`` of earlier releases still read, with a notice)."""
+    parser.add_argument("--resamples", "-B", dest="B", type=int, default=default,
+                        help=f"{help} (default: {default})")
+    parser.add_argument("--B", dest="B", type=int, help=argparse.SUPPRESS,
+                        action=_Renamed, new="--resamples")
+
+
+def renamed(old_to_new: dict[str, str], flag: str) -> Callable[[str], str]:
+    """An argparse ``type`` that reads a value's old spelling as its new one, with a notice."""
+
+    def convert(value: str) -> str:
+        if value in old_to_new:
+            print(f"scorestd: {flag} {value} is deprecated; use {flag} {old_to_new[value]}",
+                  file=sys.stderr)
+            return old_to_new[value]
+        return value
+
+    return convert
+
+
+class _Renamed(argparse.Action):
+    """An option of earlier releases: stores its value and says which option replaces it."""
+
+    def __init__(self, option_strings: list[str], dest: str, new: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"scorestd: {option_string} is deprecated; use {self.new}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def split_list(text: str | None, convert: Any = str) -> list[Any] | None:

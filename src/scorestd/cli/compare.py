@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import argparse
+from typing import get_args
 
+from .._options import Alternative, Correction
 from ..dims import MEASURE
-from ..kernels.multiple import ADJUST_METHODS
-from ..stats.significance import TESTS, compare
-from ._common import add_command, load_data, print_table
+from ..kernels.significance import FAMILY_TESTS
+from ..stats.significance import compare, fraction_significant
+from ._common import (
+    add_command,
+    add_resamples_argument,
+    add_test_argument,
+    load_data,
+    print_table,
+)
 
 COLUMNS = ["system", "system2", "mean_diff", "effect_size", "ci_low", "ci_high", "statistic",
            "p_value", "p_adjusted", "n"]
@@ -20,18 +28,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "mean difference, effect size (Cohen's d), confidence interval and "
                     "(adjusted) p-value, one table per measure.")
     p.add_argument("--baseline", "-b", metavar="RUN", help="compare every system against RUN")
-    p.add_argument("--test", "-t", choices=TESTS, default="t", help="test (default: t)")
-    p.add_argument("--correction", "-c", choices=(*ADJUST_METHODS, "none"), default="holm",
+    add_test_argument(p, help="the paired test")
+    p.add_argument("--correction", "-c", choices=(*get_args(Correction), "none"), default="holm",
                    help="p-value adjustment over the pairs (default: holm; ignored by the "
                         "Tukey tests, which adjust by construction)")
-    p.add_argument("--alternative", choices=("two-sided", "greater", "less"),
+    p.add_argument("--alternative", choices=get_args(Alternative),
                    default="two-sided", help="alternative hypothesis (default: two-sided)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="significance level of the 'significant' count (default: 0.05)")
     p.add_argument("--min-diff", type=float, default=0.01,
                    help="sign test: differences below this are ties (default: 0.01)")
-    p.add_argument("-B", type=int, default=10_000,
-                   help="resamples of the permutation/bootstrap tests (default: 10000)")
+    add_resamples_argument(p, default=10_000, help="resamples of the resampling tests")
     p.add_argument("--seed", type=int, default=0, help="seed of the resamples (default: 0)")
     p.add_argument("--sort", choices=("pair", "p", "diff"), default="pair",
                    help="row order (default: pair order)")
@@ -40,11 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cube = load_data(args)
-    family = args.test in ("tukey_hsd", "randomised_tukey_hsd")
-    correction = None if args.correction == "none" or family else args.correction
+    correction = None if args.correction == "none" or args.test in FAMILY_TESTS else args.correction
     res = compare(cube, args.test, baseline=args.baseline, alternative=args.alternative,
                   correction=correction, min_diff=args.min_diff, B=args.B, seed=args.seed)
     p_name = "p_adjusted" if correction else "p_value"
+    share = fraction_significant(res[p_name], [args.alpha]).isel(alpha=0)
     for measure in res[MEASURE].values:
         frame = res.sel({MEASURE: measure}).to_dataframe()
         frame = frame[[c for c in COLUMNS if c in frame.columns]]
@@ -52,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
             frame = frame.sort_values(p_name, kind="stable")
         elif args.sort == "diff":
             frame = frame.sort_values("mean_diff", ascending=False, kind="stable")
-        significant = int((frame[p_name] < args.alpha).sum())
+        tested = int(frame[p_name].notna().sum())
+        significant = round(float(share.sel({MEASURE: measure})) * tested)
         print(f"measure: {measure}   test: {args.test}   correction: {correction or 'none'}   "
               f"pairs: {len(frame)}   significant at {args.alpha}: {significant}")
         shown = (frame if args.top is None else frame.head(args.top)).reset_index(drop=True)

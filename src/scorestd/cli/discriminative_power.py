@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 
 from ..experiments.discrimination import discriminative_power
-from ._common import add_command, load_data, print_table, split_list, write_figure
+from ._common import (
+    add_command,
+    add_resamples_argument,
+    add_test_argument,
+    load_data,
+    print_table,
+    split_list,
+    write_figure,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -14,12 +22,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Discriminative power (Sakai): a significance test on every pair of "
                     "systems, per measure and scoring scheme; prints the fraction of pairs "
                     "with p < α and optionally writes the ASL curves.")
-    p.add_argument("--test", choices=["paired_t", "randomised_tukey"], default="paired_t",
-                   help="paired t-tests or randomised Tukey HSD (default paired_t)")
+    add_test_argument(p, help="the paired test of every pair")
     p.add_argument("--schemes", default="raw", help="comma-separated schemes, e.g. raw,N,U,E")
     p.add_argument("--alpha", default="0.01,0.05,0.1", help="α levels (default 0.01,0.05,0.1)")
-    p.add_argument("--B", type=int, default=1000, help="permutations of randomised Tukey HSD")
-    p.add_argument("--seed", type=int, default=0, help="seed of randomised Tukey HSD")
+    add_resamples_argument(p, default=1000, help="resamples of the resampling tests")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the resampling tests (default: 0)")
     p.add_argument("--out", "-o", help="write the ASL curves to this file")
 
 

@@ -34,21 +34,26 @@ from scipy import stats
 from scipy.optimize import brentq
 from statsmodels.stats.power import FTestAnovaPower, TTestIndPower, TTestPower
 
-from .._options import check_count, check_option, check_positive, check_probability
+from .._options import (
+    RENAMED_ALTERNATIVES,
+    Alternative,
+    PowerTest,
+    check_count,
+    check_option,
+    check_positive,
+    check_probability,
+)
 from ..dims import SYSTEM
 from ..errors import OptionError, UnreachableTargetError
 from .variance import estimate_variance
 
 __all__ = [
-    "PowerTest",
     "design_variance",
     "power_function",
     "smallest_n",
     "solve_power",
 ]
 
-PowerTest = Literal["paired_t", "unpaired_t", "anova"]
-Alternative = Literal["two-sided", "larger"]
 #: The variance estimate each test (or design) takes from score data, and its multiplier.
 VARIANCE_OF_TEST: dict[str, tuple[str, float]] = {
     "paired_t": ("residual", 2.0),
@@ -102,8 +107,11 @@ def power_function(
         The σ² the test takes (see the module docstring).
     n_systems : int
         The number of systems m of the ANOVA (ignored by the t-tests).
-    alternative : {"two-sided", "larger"}
-        For the t-tests; the F-test is one-sided by nature.
+    alternative : {"two-sided", "greater", "less"}
+        For the t-tests; the F-test is one-sided by nature. A one-sided design tests in
+        the direction of the difference (``min_diff`` is its size), so ``"greater"`` and
+        ``"less"`` have the same power. ``"larger"`` (statsmodels' word) is read as
+        ``"greater"`` with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -118,7 +126,10 @@ def power_function(
     0.8078
     """
     check_option(test, PowerTest, "test")
-    check_option(alternative, Alternative, "alternative")
+    alternative = check_option(alternative, Alternative, "alternative",
+                               deprecated=RENAMED_ALTERNATIVES)
+    # statsmodels' word for a one-sided test in the direction of the effect
+    alternative = "two-sided" if alternative == "two-sided" else "larger"
     sd = math.sqrt(check_positive("variance", variance))
     if test == "paired_t":
         engine = TTestPower()
@@ -194,8 +205,8 @@ def solve_power(
     schemes : sequence of str, optional
         Standardize ``scores`` under these schemes first (``"raw"``, ``"N"``, ``"U"``,
         ``"E"``…), giving a ``scheme`` dim.
-    alternative : {"two-sided", "larger"}
-        Alternative hypothesis of the t-tests.
+    alternative : {"two-sided", "greater", "less"}
+        Alternative hypothesis of the t-tests (see :func:`power_function`).
     max_topics : int
         Upper bound when solving for ``n_topics``.
 
@@ -234,6 +245,8 @@ def solve_power(
             f"got {len(missing)}: {missing or 'none'}"
         )
     check_option(test, PowerTest, "test")
+    alternative = check_option(alternative, Alternative, "alternative",
+                               deprecated=RENAMED_ALTERNATIVES)
     if (scores is None) == (variance is None):
         raise OptionError("give either score data (scores) or a variance, not both or neither")
     if schemes is not None and scores is None:

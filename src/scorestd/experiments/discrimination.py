@@ -6,34 +6,35 @@ p-values of all pairs, and the discriminative power at α is the fraction of pai
 p < α. A measure (or scheme) with more pairs significant at the same α is more
 discriminative.
 
-Tests: ``"paired_t"`` (unadjusted two-sided paired t-tests, topics missing for either
-system of a pair left out) or ``"randomised_tukey"`` (Sakai's randomised Tukey HSD,
-p-values adjusted for the family of all pairs; needs complete scores).
+Tests: any paired test of :func:`scorestd.compare` — ``"paired_t"`` (unadjusted two-sided
+paired t-tests, topics missing for either system of a pair left out, the default),
+``"randomised_tukey_hsd"`` (Sakai's randomised Tukey HSD, p-values adjusted for the family
+of all pairs; needs complete scores), ``"wilcoxon"``, ``"sign"``, ``"permutation"``,
+``"bootstrap"``, ``"tukey_hsd"``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import check_option
+from .._options import RENAMED_TESTS, PairedTest, check_option
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScoreDataError, ScorestdError
 from ..kernels.decisions import fraction_significant
-from ..kernels.multiple import randomised_tukey_hsd_all_pairs
-from ..kernels.paired import pair_indices, paired_t_all_pairs
+from ..kernels.paired import describe_pairs, pair_indices
+from ..kernels.significance import FAMILY_TESTS, RESAMPLING_TESTS, paired_test
 from ..models.schemes import check_schemes, standardized_stack
 from ..score_cube import validate
+from ..stats._pairs import PAIR, pair_coords
 from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
 from .result import Experiment
 
 __all__ = ["DiscriminativePower", "discriminative_power"]
-
-DPTest = Literal["paired_t", "randomised_tukey"]
 
 #: The α levels reported by default.
 DEFAULT_ALPHAS = (0.01, 0.05, 0.10)
@@ -43,7 +44,9 @@ class DiscriminativePower(Experiment):
     """Result of :func:`discriminative_power`.
 
     ``data`` holds ``p`` (scheme × measure × pair, pairs in ``numpy.triu_indices``
-    order with ``system_i``/``system_j`` labels, ``mean_diff`` = mean of i − mean of j),
+    order labelled as in :func:`scorestd.compare`: ``"a vs b"`` with coordinates ``system``
+    and ``system2``), ``mean_diff`` (mean of ``system`` − ``system2`` over their shared
+    topics),
     ``asl`` (the p-values sorted ascending over ``rank`` = 1…P) and ``fraction``
     (scheme × measure × alpha: the share of pairs with p < α, NaN p-values excluded).
     """
@@ -86,7 +89,7 @@ class DiscriminativePower(Experiment):
 def discriminative_power(
     scores: Any,
     *,
-    test: DPTest = "paired_t",
+    test: PairedTest = "paired_t",
     schemes: Sequence[str] = ("raw",),
     alphas: Sequence[float] = DEFAULT_ALPHAS,
     B: int = 1000,
@@ -98,19 +101,21 @@ def discriminative_power(
     ----------
     scores : xarray.DataArray
         A cube or 2-D ``(topic, system)`` array (at least two systems).
-    test : {"paired_t", "randomised_tukey"}
-        Paired t-tests (unadjusted) or the randomised Tukey HSD test (adjusted for all
-        pairs, ``B`` permutations; needs ``seed=`` and complete scores).
+    test : {"paired_t", "randomised_tukey_hsd", "wilcoxon", "sign", "permutation", "bootstrap", "tukey_hsd"}
+        The two-sided paired test of every pair, as in :func:`scorestd.compare`
+        (unadjusted, but the Tukey tests adjust for all pairs and need complete scores).
+        ``"randomised_tukey"``, the name of earlier releases, is read as
+        ``"randomised_tukey_hsd"`` with a ``DeprecationWarning``.
     schemes : sequence of str
         Scoring schemes (``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or a model
         name); each measure is standardized against all systems of ``scores``.
     alphas : sequence of float
         Significance levels of ``fraction``.
     B : int
-        Permutations of the randomised Tukey HSD test.
+        Resamples of the resampling tests (permutation, bootstrap, randomised Tukey HSD).
     seed : int, optional
-        Seed of the randomised test; measure k uses child k of
-        ``numpy.random.SeedSequence(seed)``. Required for ``"randomised_tukey"``.
+        Seed of the resampling tests; measure k uses child k of
+        ``numpy.random.SeedSequence(seed)``. Required for them.
 
     Returns
     -------
@@ -120,7 +125,7 @@ def discriminative_power(
     Raises
     ------
     ScoreDataError
-        Fewer than two systems, or missing scores with ``"randomised_tukey"``.
+        Fewer than two systems, or missing scores with a Tukey test.
 
     Examples
     --------
@@ -130,7 +135,7 @@ def discriminative_power(
     >>> dp.data["fraction"].sel(alpha=0.05).round(3).values.tolist()
     [[0.738], [0.729]]
     """
-    check_option(test, DPTest, "test")
+    test = check_option(test, PairedTest, "test", deprecated=RENAMED_TESTS)
     schemes = check_schemes(schemes)
     c = validate(scores)
     if c.sizes[SYSTEM] < 2:
@@ -139,25 +144,18 @@ def discriminative_power(
     alphas = np.asarray(alphas, dtype=np.float64)
     if alphas.ndim != 1 or not ((alphas > 0) & (alphas < 1)).all():
         raise ScorestdError(f"alphas must be a list of levels in (0, 1); got {alphas.tolist()}")
-    if test == "randomised_tukey" and seed is None:
-        raise ScorestdError("the randomised Tukey HSD test needs seed= (reproducible results)")
+    if test in RESAMPLING_TESTS and seed is None:
+        raise ScorestdError(f"the {test} test needs seed= (reproducible results)")
     children = np.random.SeedSequence(seed).spawn(c.sizes[MEASURE]) if seed is not None else None
     p_all, diff_all = [], []
     for k, m in enumerate(c[MEASURE].values):
         stack = standardized_stack(c.sel({MEASURE: [m]}), schemes)  # (scheme, T, S)
-        if test == "paired_t":
-            _, p, diff = paired_t_all_pairs(stack)
-        else:
-            if np.isnan(stack).any():
-                raise ScoreDataError(f"measure {m!r}: the randomised Tukey HSD test needs "
-                                     f"complete scores; drop topics with missing scores")
-            result = randomised_tukey_hsd_all_pairs(stack, B=B, seed=children[k])
-            p = result.pvalue
-            means = np.nanmean(stack, axis=-2)
-            i, j = pair_indices(stack.shape[-1])
-            diff = means[..., i] - means[..., j]
+        if test in FAMILY_TESTS and np.isnan(stack).any():
+            raise ScoreDataError(f"measure {m!r}: the {test} test needs complete scores; "
+                                 f"drop topics with missing scores")
+        _, p = paired_test(stack, test, B=B, seed=None if children is None else children[k])
         p_all.append(p)
-        diff_all.append(diff)
+        diff_all.append(describe_pairs(stack)[0])
     return DiscriminativePower(_dataset(c, schemes, alphas, np.stack(p_all, axis=1),
                                         np.stack(diff_all, axis=1), test, B, seed))
 
@@ -166,15 +164,15 @@ def _dataset(c: xr.DataArray, schemes: tuple[str, ...], alphas: np.ndarray, p: n
              diff: np.ndarray, test: str, B: int, seed: int | None) -> xr.Dataset:
     systems = c[SYSTEM].values
     i, j = pair_indices(len(systems))
-    dims = ("scheme", MEASURE, "pair")
+    dims = ("scheme", MEASURE, PAIR)
     coords = {"scheme": list(schemes), MEASURE: c[MEASURE].values,
-              "system_i": ("pair", systems[i]), "system_j": ("pair", systems[j])}
+              **pair_coords(systems, i, j)}
     asl = np.sort(np.where(np.isnan(p), np.inf, p), axis=-1)
     asl = np.where(np.isinf(asl), np.nan, asl)  # NaN p-values sort last
     attrs = {"experiment": "discriminative power", "test": test,
              "data": str(c.attrs.get("collection", c.attrs.get("source", "scores"))),
              "n_topics": int(c.sizes["topic"]), "n_systems": len(systems)}
-    if test == "randomised_tukey":
+    if test in RESAMPLING_TESTS:
         attrs.update(B=int(B), seed=int(seed))
     return xr.Dataset(
         {

@@ -7,18 +7,16 @@ p-value.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 from scipy import special, stats
 from scipy.interpolate import CubicSpline
 
+from .._options import Correction, check_option
 from .paired import resolve_pairs, topics_last_but_one
 from .rank_tests import PairTestResult
 from .resampling_tests import _check_b
 
 __all__ = [
-    "ADJUST_METHODS",
     "adjust_pvalues",
     "complete_topics",
     "randomised_tukey_hsd_all_pairs",
@@ -30,11 +28,9 @@ __all__ = [
 # Max cells of a block of permuted score matrices.
 _CHUNK_CELLS = 2**23
 
-AdjustMethod = Literal["bonferroni", "holm", "bh"]
-ADJUST_METHODS = ("bonferroni", "holm", "bh")
 
 
-def adjust_pvalues(p, method: AdjustMethod = "holm", axis: int = -1) -> np.ndarray:
+def adjust_pvalues(p, method: Correction = "holm", axis: int = -1) -> np.ndarray:
     """Family-wise adjusted p-values along ``axis`` (the family), batched.
 
     Bonferroni and Holm control the family-wise error rate, Benjamini–Hochberg
@@ -64,8 +60,7 @@ def adjust_pvalues(p, method: AdjustMethod = "holm", axis: int = -1) -> np.ndarr
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.2], "bh").round(4).tolist()
     [0.04, 0.0533, 0.0533, 0.2]
     """
-    if method not in ADJUST_METHODS:
-        raise ValueError(f"method must be one of {ADJUST_METHODS}, got {method!r}")
+    check_option(method, Correction, "method")
     p = np.moveaxis(np.asarray(p, dtype=float), axis, -1)
     nan = np.isnan(p)
     m = (~nan).sum(axis=-1, keepdims=True)

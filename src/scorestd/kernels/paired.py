@@ -15,16 +15,17 @@ or a ``ValueError`` is raised (``nan_policy="raise"``). A pair with fewer than
 from __future__ import annotations
 
 import warnings
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from scipy import special
 
+from .._options import Alternative, NanPolicy, check_option
+
 __all__ = [
     "PairedMoments",
-    "check_alternative",
-    "check_nan_policy",
     "complete_pair_moments",
+    "describe_pairs",
     "pair_differences",
     "pair_indices",
     "paired_moments",
@@ -33,38 +34,6 @@ __all__ = [
     "scores_and_pairs",
     "topics_last_but_one",
 ]
-
-Alternative = Literal["two-sided", "greater", "less"]
-NanPolicy = Literal["omit", "raise"]
-ALTERNATIVES = ("two-sided", "greater", "less")
-NAN_POLICIES = ("omit", "raise")
-
-
-def check_alternative(alternative: str) -> None:
-    """Raise ``ValueError`` unless ``alternative`` is one of :data:`ALTERNATIVES`.
-
-    Examples
-    --------
-    >>> check_alternative("less")
-    >>> check_alternative("lower")
-    Traceback (most recent call last):
-    ...
-    ValueError: alternative must be one of ('two-sided', 'greater', 'less'), got 'lower'
-    """
-    if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
-
-
-def check_nan_policy(nan_policy: str) -> None:
-    """Raise ``ValueError`` unless ``nan_policy`` is one of :data:`NAN_POLICIES`.
-
-    Examples
-    --------
-    >>> check_nan_policy("omit")
-    """
-    if nan_policy not in NAN_POLICIES:
-        raise ValueError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}")
-
 
 def pair_indices(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
     """Indices ``(i, j)`` of all pairs i < j, in ``numpy.triu_indices(S, k=1)`` order.
@@ -88,7 +57,7 @@ def topics_last_but_one(x, axis_topic: int = -2, *, nan_policy: str = "omit") ->
     >>> topics_last_but_one([[1, 2, 3], [4, 5, 6]], axis_topic=-1).shape  # 2 systems × 3 topics
     (3, 2)
     """
-    check_nan_policy(nan_policy)
+    check_option(nan_policy, NanPolicy, "nan_policy")
     x = np.asarray(x, dtype=float)
     if x.ndim < 2:
         raise ValueError(f"scores must be at least 2-D (topics × systems), got shape {x.shape}")
@@ -286,7 +255,7 @@ def pvalue_from_t(t, df, alternative: str = "two-sided") -> np.ndarray:
     >>> round(float(pvalue_from_t(2.0, 10)), 4)
     0.0734
     """
-    check_alternative(alternative)
+    check_option(alternative, Alternative, "alternative")
     t = np.asarray(t, dtype=float)
     with np.errstate(invalid="ignore"):
         if alternative == "greater":
@@ -342,3 +311,37 @@ def paired_t_all_pairs(
     identical = (mom.sd == 0) & (mom.mean == 0)
     p = np.where(identical, 1.0, p)
     return t, p, mom.mean
+
+
+def describe_pairs(x, pairs=None, *, conf_level: float = 0.95, axis_topic: int = -2):
+    """Mean difference, t-based confidence interval, Cohen's d, Glass's Δ and n of pairs.
+
+    For each pair (i, j) over the topics where both are present: the mean of x_i − x_j,
+    its two-sided t-based interval at ``conf_level``, Cohen's d of the paired differences
+    (mean / sd) and Glass's Δ (mean / sd of system j over its own present topics: j is the
+    control or baseline).
+
+    Returns
+    -------
+    mean, ci_low, ci_high, cohen_d, glass_delta, n : numpy.ndarray
+        Each ``(..., P)``.
+
+    Examples
+    --------
+    >>> mean, low, high, d, glass, n = describe_pairs([[0.5, 0.3], [0.7, 0.4], [0.6, 0.4]])
+    >>> round(float(mean[0]), 4), round(float(d[0]), 4), n.tolist()
+    (0.2333, 4.0415, [3])
+    """
+    from scipy import stats
+
+    x = topics_last_but_one(np.asarray(x, dtype=np.float64), axis_topic)
+    _, i, j = scores_and_pairs(x, -2, pairs, "omit")
+    mom = paired_moments(x, pairs=(i, j))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = stats.t.ppf((1 + conf_level) / 2, mom.n - 1) * mom.sd / np.sqrt(mom.n)
+        cohen = mom.mean / mom.sd
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a system with < 2 scores: NaN
+            sd_control = np.nanstd(x, axis=-2, ddof=1)[..., j]
+        glass = mom.mean / sd_control
+    return mom.mean, mom.mean - half, mom.mean + half, cohen, glass, mom.n

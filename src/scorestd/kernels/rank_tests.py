@@ -13,10 +13,8 @@ from typing import Literal, NamedTuple
 import numpy as np
 from scipy import special, stats
 
+from .._options import Alternative, NanPolicy, check_option
 from .paired import (
-    Alternative,
-    NanPolicy,
-    check_alternative,
     scores_and_pairs,
 )
 
@@ -176,7 +174,7 @@ def wilcoxon_all_pairs(
     >>> float(r.statistic[0]), float(r.pvalue[0])  # as scipy.stats.wilcoxon: 5 topics, ties
     (1.5, 0.1875)
     """
-    check_alternative(alternative)
+    check_option(alternative, Alternative, "alternative")
     if method not in WILCOXON_METHODS:
         raise ValueError(f"method must be one of {WILCOXON_METHODS}, got {method!r}")
     stat, p, n = _over_batch_chunks(
@@ -267,7 +265,7 @@ def sign_test_all_pairs(
     >>> int(r.statistic[0]), int(r.n[0]), float(r.pvalue[0])
     (4, 4, 0.125)
     """
-    check_alternative(alternative)
+    check_option(alternative, Alternative, "alternative")
     if not min_diff >= 0:
         raise ValueError(f"min_diff must be a non-negative number, got {min_diff!r}")
     wins, p, n = _over_batch_chunks(

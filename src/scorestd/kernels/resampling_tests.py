@@ -17,7 +17,8 @@ from typing import Literal
 
 import numpy as np
 
-from .paired import Alternative, NanPolicy, check_alternative, scores_and_pairs
+from .._options import Alternative, NanPolicy, check_option
+from .paired import scores_and_pairs
 from .rank_tests import PairTestResult
 
 __all__ = ["bootstrap_all_pairs", "permutation_all_pairs", "sign_flips"]
@@ -130,7 +131,7 @@ def permutation_all_pairs(
     >>> round(float(r.statistic[0]), 3), float(r.pvalue[0])
     (0.4, 0.0625)
     """
-    check_alternative(alternative)
+    check_option(alternative, Alternative, "alternative")
     x, i, j, d0, valid = _pair_setup(x, axis_topic, pairs, nan_policy)
     n = valid.sum(axis=-2)
     obs = d0.sum(axis=-2)
@@ -198,7 +199,7 @@ def bootstrap_all_pairs(
     >>> bool(r.pvalue[0] < 0.01)
     True
     """
-    check_alternative(alternative)
+    check_option(alternative, Alternative, "alternative")
     _check_b(B)
     x, i, j, d0, valid = _pair_setup(x, axis_topic, pairs, nan_policy)
     n_topics = x.shape[-2]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .paired import Alternative, check_alternative, pvalue_from_t, topics_last_but_one
+from .._options import Alternative, check_option
+from .paired import pvalue_from_t, topics_last_but_one
 
-__all__ = ["system_moments", "unpaired_t_all_pairs", "unpaired_t_statistic"]
+__all__ = ["describe_unpaired", "system_moments", "unpaired_t_all_pairs", "unpaired_t_statistic"]
 
 
 def system_moments(x, axis_topic: int = -2):
@@ -75,8 +76,8 @@ def unpaired_t_all_pairs(
     >>> t.round(3).tolist()
     [[0.655, -0.655], [4.583, 3.273]]
     """
-    check_alternative(alternative)
-    t, df, se2 = _t_df_se2(x1, x2, equal_var, axis_topic)
+    check_option(alternative, Alternative, "alternative")
+    t, df, se2 = _t_df_se2(_moments(x1, x2, axis_topic), equal_var)
     p = pvalue_from_t(t, df, alternative)
     # zero standard error and t = 0/0: equal means of two constant samples
     p = np.where((se2 == 0) & np.isnan(t), 1.0, p)
@@ -103,18 +104,63 @@ def unpaired_t_statistic(x1, x2, equal_var: bool = False, *, axis_topic: int = -
     >>> t.round(3).tolist(), df.tolist()
     ([[0.6, -0.6], [4.2, 3.0]], [[3.0, 3.0], [3.0, 3.0]])
     """
-    t, df, _ = _t_df_se2(x1, x2, equal_var, axis_topic)
+    t, df, _ = _t_df_se2(_moments(x1, x2, axis_topic), equal_var)
     return t, df
 
 
-def _t_df_se2(x1, x2, equal_var: bool, axis_topic: int):
-    """t, df and squared standard error of every pair (i on x1, j on x2)."""
+def describe_unpaired(x1, x2, equal_var: bool = False, *, conf_level: float = 0.95,
+                      axis_topic: int = -2):
+    """Difference of means, its t-based interval, Cohen's d, Glass's Δ, n1 and n2 of every
+    system i on ``x1`` against every system j on ``x2``.
+
+    The interval is Student's (pooled variance) with ``equal_var=True``, else Welch's, at
+    ``conf_level``; Cohen's d divides by the pooled sd, Glass's Δ by the sd of system j on
+    ``x2`` (the control).
+
+    Returns
+    -------
+    diff, ci_low, ci_high, cohen_d, glass_delta, n1, n2 : numpy.ndarray
+        Each ``(..., S, S)``, as in :func:`unpaired_t_all_pairs`.
+
+    Examples
+    --------
+    >>> diff, low, high, d, glass, n1, n2 = describe_unpaired(
+    ...     [[0.2, 0.4], [0.3, 0.6], [0.1, 0.5]], [[0.1, 0.3], [0.2, 0.2]], equal_var=True)
+    >>> diff.round(3).tolist(), n1.tolist(), n2.tolist()
+    ([[0.05, -0.05], [0.35, 0.25]], [[3, 3], [3, 3]], [[2, 2], [2, 2]])
+    """
+    from scipy import stats
+
+    moments = _moments(x1, x2, axis_topic)
+    m1, v1, n1, m2, v2, n2 = moments
+    _, df, se2 = _t_df_se2(moments, equal_var)
+    nn1, nn2 = n1[..., :, None], n2[..., None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        diff = m1[..., :, None] - m2[..., None, :]
+        half = stats.t.ppf((1 + conf_level) / 2, df) * np.sqrt(se2)
+        pooled = np.sqrt(((nn1 - 1) * v1[..., :, None] + (nn2 - 1) * v2[..., None, :])
+                         / (nn1 + nn2 - 2))
+        cohen = diff / pooled
+        glass = diff / np.sqrt(v2)[..., None, :]
+    shape = diff.shape
+    return (diff, diff - half, diff + half, cohen, glass, np.broadcast_to(nn1, shape),
+            np.broadcast_to(nn2, shape))
+
+
+def _moments(x1, x2, axis_topic: int):
+    """Per-system moments of both topic sets, checked to have the same batch and systems."""
     m1, v1, n1 = system_moments(x1, axis_topic)
     m2, v2, n2 = system_moments(x2, axis_topic)
     if m1.shape != m2.shape:
         raise ValueError(
             f"x1 and x2 must have the same batch shape and systems, got {m1.shape} and {m2.shape}"
         )
+    return m1, v1, n1, m2, v2, n2
+
+
+def _t_df_se2(moments, equal_var: bool):
+    """t, df and squared standard error of every pair (i on x1, j on x2)."""
+    m1, v1, n1, m2, v2, n2 = moments
     a = v1[..., :, None] / n1[..., :, None]
     b = v2[..., None, :] / n2[..., None, :]
     with np.errstate(invalid="ignore", divide="ignore"):

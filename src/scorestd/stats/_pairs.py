@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import xarray as xr
 
-from .._options import check_option
+from .._options import NanPolicy, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..kernels.paired import pair_indices
@@ -21,7 +21,7 @@ SYSTEM2 = "system2"
 
 def check_pairwise_cube(cube: xr.DataArray, *, nan_policy: str = "omit") -> None:
     """At least 2 topics and 2 systems; under ``nan_policy="raise"`` no NaN (named)."""
-    check_option(nan_policy, ("omit", "raise"), "nan_policy")
+    check_option(nan_policy, NanPolicy, "nan_policy")
     if cube.sizes[TOPIC] < 2:
         raise ScoreDataError(f"pairwise tests need at least 2 topics, got {cube.sizes[TOPIC]}")
     if cube.sizes[SYSTEM] < 2:
@@ -88,29 +88,5 @@ def apply_pairwise(
     return xr.Dataset({name: out.isel(field=k, drop=True) for k, name in enumerate(fields)})
 
 
-def describe_pairs_kernel(x, i, j, conf_level: float):
-    """Mean difference, t-based CI, Cohen's d (on the differences), Glass's Δ and n.
-
-    Glass's Δ divides by the sd of the second system of the pair (the control or
-    baseline) over its non-missing topics.
-    """
-    from scipy import stats
-
-    from ..kernels.paired import paired_moments
-
-    mom = paired_moments(x, pairs=(i, j))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        half = stats.t.ppf((1 + conf_level) / 2, mom.n - 1) * mom.sd / np.sqrt(mom.n)
-        cohen = mom.mean / mom.sd
-        sd_control = np.nanstd(x, axis=-2, ddof=1)[..., j]
-        glass = mom.mean / sd_control
-    return mom.mean, mom.mean - half, mom.mean + half, cohen, glass, mom.n
-
-
 DESCRIBE_FIELDS = ("mean_diff", "ci_low", "ci_high", "effect_size", "glass_delta", "n")
 
-
-def check_conf_level(conf_level: float) -> None:
-    """Raise ``ValueError`` unless 0 < conf_level < 1."""
-    if not 0 < conf_level < 1:
-        raise ValueError(f"conf_level must be between 0 and 1, got {conf_level!r}")

@@ -6,11 +6,9 @@ against all the others of its family, never element by element.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import xarray as xr
 
-from ..kernels.multiple import ADJUST_METHODS
+from .._options import Correction, check_option
 from ..kernels.multiple import adjust_pvalues as _adjust
 from ._pairs import PAIR
 from .significance import compare
@@ -19,7 +17,7 @@ __all__ = ["adjust_pvalues", "randomised_tukey_hsd", "tukey_hsd"]
 
 
 def adjust_pvalues(
-    p_values: xr.DataArray, method: Literal["bonferroni", "holm", "bh"] = "holm", *, dim: str = PAIR
+    p_values: xr.DataArray, method: Correction = "holm", *, dim: str = PAIR
 ) -> xr.DataArray:
     """Adjust p-values for multiple comparisons over the family along ``dim``.
 
@@ -48,8 +46,7 @@ def adjust_pvalues(
     >>> adjust_pvalues(p, "bonferroni").values.tolist()
     [0.04, 0.16, 0.12, 0.8]
     """
-    if method not in ADJUST_METHODS:
-        raise ValueError(f"method must be one of {ADJUST_METHODS}, got {method!r}")
+    check_option(method, Correction, "method")
     if dim not in p_values.dims:
         raise ValueError(f"p_values has no dim {dim!r} (dims: {p_values.dims})")
     out = xr.apply_ufunc(

@@ -8,75 +8,50 @@ cube, a ``measure`` dim. The numbers come from the all-pairs kernels in
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import get_args
 
 import numpy as np
 import xarray as xr
-from scipy import stats
 
-from .._options import check_option
+from .._options import (
+    RENAMED_TESTS,
+    Alternative,
+    Correction,
+    NanPolicy,
+    PairedTest,
+    check_option,
+    check_probability,
+)
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..kernels import significance as ks
-from ..kernels.multiple import ADJUST_METHODS
 from ..score_cube import match_input_dims, validate
 from ._pairs import (
     DESCRIBE_FIELDS,
     PAIR,
     SYSTEM2,
     apply_pairwise,
-    check_conf_level,
     check_pairwise_cube,
-    describe_pairs_kernel,
     pair_coords,
     system_pairs,
 )
 
 __all__ = ["TESTS", "compare", "compare_unpaired", "fraction_significant"]
 
-Test = Literal["t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey_hsd",
-               "randomised_tukey_hsd"]
 #: Names accepted by ``compare(test=...)``.
-TESTS = ("t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey_hsd",
-         "randomised_tukey_hsd")
-_FAMILY_TESTS = ("tukey_hsd", "randomised_tukey_hsd")  # p-values already family-wise
-_RANDOM_TESTS = ("permutation", "bootstrap", "randomised_tukey_hsd")
-
-
-def _test_kernel(test, i, j, *, alternative, min_diff, B, seed, nan_policy):
-    pairs = (i, j)
-    if test == "t":
-        return lambda x: ks.paired_t_all_pairs(x, alternative=alternative, pairs=pairs,
-                                               nan_policy=nan_policy)[:2]
-    if test == "wilcoxon":
-        return lambda x: ks.wilcoxon_all_pairs(x, alternative=alternative, pairs=pairs,
-                                               nan_policy=nan_policy)[:2]
-    if test == "sign":
-        return lambda x: ks.sign_test_all_pairs(x, alternative=alternative, min_diff=min_diff,
-                                                pairs=pairs, nan_policy=nan_policy)[:2]
-    if test == "permutation":
-        return lambda x: ks.permutation_all_pairs(x, B=B, seed=seed, alternative=alternative,
-                                                  pairs=pairs, nan_policy=nan_policy)[:2]
-    if test == "bootstrap":
-        return lambda x: ks.bootstrap_all_pairs(x, B=B, seed=seed, alternative=alternative,
-                                                pairs=pairs, nan_policy=nan_policy)[:2]
-    if test == "tukey_hsd":
-        return lambda x: ks.tukey_hsd_all_pairs(x, pairs=pairs)[:2]
-    return lambda x: ks.randomised_tukey_hsd_all_pairs(x, B=B, seed=seed, pairs=pairs)[:2]
-
-
+TESTS: tuple[str, ...] = get_args(PairedTest)
 def compare(
     scores,
-    test: Test = "t",
+    test: PairedTest = "paired_t",
     *,
     baseline: str | None = None,
-    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
-    correction: Literal["bonferroni", "holm", "bh"] | None = None,
+    alternative: Alternative = "two-sided",
+    correction: Correction | None = None,
     conf_level: float = 0.95,
     min_diff: float = 0.01,
     B: int = 10_000,
     seed=None,
-    nan_policy: Literal["omit", "raise"] = "omit",
+    nan_policy: NanPolicy = "omit",
 ) -> xr.Dataset:
     """Paired significance tests of every pair of systems, or of each against a baseline.
 
@@ -84,8 +59,9 @@ def compare(
     ----------
     scores : xarray.DataArray
         A cube or 2-D ``(topic, system)`` array (per-topic scores).
-    test : {"t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey_hsd", "randomised_tukey_hsd"}
-        Paired t-test, Wilcoxon signed-rank test, sign test, sign-flip permutation
+    test : {"paired_t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey_hsd", "randomised_tukey_hsd"}
+        Paired t-test (``"t"``, the name of earlier releases, is read as ``"paired_t"``
+        with a ``DeprecationWarning``), Wilcoxon signed-rank test, sign test, sign-flip permutation
         test or bootstrap test of the mean difference; or Tukey's HSD from the
         two-way ANOVA without replication, or its randomised version (both
         already adjusted for all S(S − 1)/2 pairs, and needing complete data).
@@ -131,32 +107,31 @@ def compare(
     --------
     >>> import scorestd
     >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 4))
-    >>> res = scorestd.compare(ap, "t", correction="holm")
+    >>> res = scorestd.compare(ap, "paired_t", correction="holm")
     >>> res.sizes["pair"], str(res.pair.values[0])
     (6, 'run1 vs run2')
     >>> bool((res.p_adjusted >= res.p_value).all())
     True
     """
-    check_option(test, TESTS, "test")
-    check_option(alternative, ("two-sided", "greater", "less"), "alternative")
+    test = check_option(test, PairedTest, "test", deprecated=RENAMED_TESTS)
+    check_option(alternative, Alternative, "alternative")
     if correction is not None:
-        check_option(correction, ADJUST_METHODS, "correction")
-        if test in _FAMILY_TESTS:
+        check_option(correction, Correction, "correction")
+        if test in ks.FAMILY_TESTS:
             raise ValueError(f"{test!r} p-values are already adjusted; use correction=None")
-    if test in _FAMILY_TESTS and alternative != "two-sided":
+    if test in ks.FAMILY_TESTS and alternative != "two-sided":
         raise ValueError(f"{test!r} is two-sided only")
-    check_conf_level(conf_level)
+    check_probability("conf_level", conf_level)
     cube = validate(scores)
-    check_pairwise_cube(cube, nan_policy="raise" if test in _FAMILY_TESTS else nan_policy)
+    check_pairwise_cube(cube, nan_policy="raise" if test in ks.FAMILY_TESTS else nan_policy)
     systems = cube[SYSTEM].values
     i, j = system_pairs(systems, baseline)
-    run_test = _test_kernel(test, i, j, alternative=alternative, min_diff=min_diff, B=B,
-                            seed=seed, nan_policy=nan_policy)
 
     def kernel(x):
-        stat, p = run_test(x)
+        stat, p = ks.paired_test(x, test, pairs=(i, j), alternative=alternative,
+                                 min_diff=min_diff, B=B, seed=seed, nan_policy=nan_policy)
         extra = () if correction is None else (ks.adjust_pvalues(p, correction),)
-        return (stat, p, *extra, *describe_pairs_kernel(x, i, j, conf_level))
+        return (stat, p, *extra, *ks.describe_pairs(x, (i, j), conf_level=conf_level))
 
     fields = ["statistic", "p_value", *(["p_adjusted"] if correction else []),
               *DESCRIBE_FIELDS]
@@ -165,7 +140,7 @@ def compare(
                  "baseline": str(baseline), "conf_level": conf_level, "nan_policy": nan_policy}
     if test == "sign":
         res.attrs["min_diff"] = min_diff
-    if test in _RANDOM_TESTS:
+    if test in ks.RESAMPLING_TESTS:
         res.attrs.update(B=B, seed=str(seed))
     res["n"] = res["n"].astype(np.int64)
     _describe_variables(res, test)
@@ -175,7 +150,7 @@ def compare(
 def _describe_variables(res: xr.Dataset, test: str) -> None:
     what = {
         "statistic": f"{test} test statistic",
-        "p_value": "p-value" + (" (family-wise adjusted)" if test in _FAMILY_TESTS else ""),
+        "p_value": "p-value" + (" (family-wise adjusted)" if test in ks.FAMILY_TESTS else ""),
         "p_adjusted": "p-value adjusted over the pairs",
         "mean_diff": "mean of system minus system2 over the topics used",
         "ci_low": "lower bound of the t-based confidence interval of mean_diff",
@@ -195,7 +170,7 @@ def compare_unpaired(
     *,
     equal_var: bool = False,
     baseline: str | None = None,
-    alternative: Literal["two-sided", "greater", "less"] = "two-sided",
+    alternative: Alternative = "two-sided",
     conf_level: float = 0.95,
 ) -> xr.Dataset:
     """Unpaired t-tests of every system on one topic set against every system on another.
@@ -234,8 +209,8 @@ def compare_unpaired(
     >>> res.p_value.dims
     ('measure', 'system', 'system2')
     """
-    check_option(alternative, ("two-sided", "greater", "less"), "alternative")
-    check_conf_level(conf_level)
+    check_option(alternative, Alternative, "alternative")
+    check_probability("conf_level", conf_level)
     c1, c2 = validate(scores1, what="scores1"), validate(scores2, what="scores2")
     for dim in (SYSTEM, MEASURE):
         missing = sorted(set(map(str, c1[dim].values)) ^ set(map(str, c2[dim].values)))
@@ -253,22 +228,9 @@ def compare_unpaired(
     def kernel(x1, x2):
         t, p, df = ks.unpaired_t_all_pairs(x1, x2, equal_var, alternative=alternative,
                                            return_df=True)
-        m1, v1, n1 = ks.system_moments(x1)
-        m2, v2, n2 = ks.system_moments(x2)
-        diff = m1[..., :, None] - m2[..., None, :]
-        nn1, nn2 = n1[..., :, None], n2[..., None, :]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            pooled = np.sqrt(((nn1 - 1) * v1[..., :, None] + (nn2 - 1) * v2[..., None, :])
-                             / (nn1 + nn2 - 2))
-            if equal_var:
-                se = pooled * np.sqrt(1 / nn1 + 1 / nn2)
-            else:
-                se = np.sqrt(v1[..., :, None] / nn1 + v2[..., None, :] / nn2)
-            half = stats.t.ppf((1 + conf_level) / 2, df) * se
-            out = (t, p, df, diff, diff - half, diff + half, diff / pooled,
-                   diff / np.sqrt(v2)[..., None, :], np.broadcast_to(nn1, t.shape),
-                   np.broadcast_to(nn2, t.shape))
-        return np.stack([np.asarray(o, dtype=float)[..., cols] for o in out], axis=-3)
+        described = ks.describe_unpaired(x1, x2, equal_var, conf_level=conf_level)
+        return np.stack([np.asarray(o, dtype=float)[..., cols] for o in (t, p, df, *described)],
+                        axis=-3)
 
     fields = ("statistic", "p_value", "df", "mean_diff", "ci_low", "ci_high", "effect_size",
               "glass_delta", "n1", "n2")
