@@ -67,6 +67,7 @@ from .io import (
     write_netcdf,
 )
 from .models import (
+    fit_reference,
     get_model,
     goodness_of_fit,
     model_names,
@@ -131,6 +132,7 @@ __all__ = [
     "discriminative_power",
     "estimate_variance",
     "experiments",
+    "fit_reference",
     "fraction_significant",
     "from_dataframe",
     "get_model",

@@ -21,7 +21,8 @@ METHODS: tuple[str, ...] = (
     # the cube and its files
     "validate", "describe", "to_dataframe", "save",
     # standardization
-    "standardize", "standardization_factors", "goodness_of_fit", "standardization_report",
+    "standardize", "fit_reference", "standardization_factors", "goodness_of_fit",
+    "standardization_report",
     "plot_standardization", "plot_mapping", "plot_topic_distributions",
     # smoothing, aggregation, topics
     "smooth", "aggregate", "rank_systems", "topic_hardness", "topic_split",

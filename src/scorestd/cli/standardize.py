@@ -7,8 +7,9 @@ from typing import get_args
 
 from .._options import Degenerate
 from ..io import load, save
-from ..models import FittedModel, get_model, model_names, read_fitted, write_fitted
+from ..models import model_names, read_fitted, write_fitted
 from ..models.factors import read_factors
+from ..models.reference import fit_reference
 from ..stats.standardization import standardize
 from ._common import add_command, load_data
 
@@ -42,25 +43,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cube = load_data(args)
-    model = args.model
     if args.fitted is not None:
         reference = read_fitted(args.fitted)
-        model = reference.name
     elif args.factors is not None:
         reference = read_factors(*args.factors)
     elif args.reference is not None:
         reference = load(args.reference, measure=args.measure)
     else:
         reference = None
-    if args.save_fitted is not None:
-        if not isinstance(reference, FittedModel):
-            fit_on = cube if reference is None else reference
-            reference = (get_model(model)().from_params(reference, degenerate=args.degenerate)
-                         if args.factors is not None
-                         else get_model(model).fit(fit_on, degenerate=args.degenerate))
-        print(f"wrote {write_fitted(reference, args.save_fitted)}: the fitted {model} model")
-    out = standardize(cube, model, reference=reference, degenerate=args.degenerate)
+    if args.save_fitted is not None:  # fit once, write it, standardize against it
+        reference = fit_reference(cube if reference is None else reference, args.model,
+                                  degenerate=args.degenerate)
+        print(f"wrote {write_fitted(reference, args.save_fitted)}: the fitted "
+              f"{reference.name} model")
+    out = standardize(cube, args.model, reference=reference, degenerate=args.degenerate)
     path = save(out, args.output, format=args.to, measure=args.measure)
-    print(f"wrote {path}: {model} standardization of {cube.sizes['topic']} topics, "
-          f"{cube.sizes['system']} systems, {cube.sizes['measure']} measures")
+    print(f"wrote {path}: {out.attrs['standardization']} standardization of "
+          f"{cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
+          f"{cube.sizes['measure']} measures")
     return 0

@@ -67,7 +67,9 @@ _STEPS = 8
 
 
 def design_variance(scores: Any, test: str = "paired_t", *,
-                    schemes: Sequence[str] | None = None) -> xr.DataArray:
+                    schemes: Sequence[str] | None = None,
+                    scheme_options: Mapping[str, Mapping[str, Any]] | None = None
+                    ) -> xr.DataArray:
     """The σ² that ``test`` takes, estimated (pooled) from score data.
 
     ``2 V_E`` for ``"paired_t"`` and ``"ci"`` (the variance of paired differences under
@@ -85,7 +87,8 @@ def design_variance(scores: Any, test: str = "paired_t", *,
     if test not in VARIANCE_OF_TEST:
         check_option(test, Literal["paired_t", "unpaired_t", "anova", "ci"], "test")
     kind, factor = VARIANCE_OF_TEST[test]
-    estimate = estimate_variance(scores, kind=kind, schemes=schemes)
+    estimate = estimate_variance(scores, kind=kind, schemes=schemes,
+                                 scheme_options=scheme_options)
     label = kind if factor == 1 else f"{factor:g} × {kind}"
     return (factor * estimate).assign_attrs(estimate.attrs, kind=label, test=test)
 
@@ -174,6 +177,7 @@ def solve_power(
     n_systems: int | None = None,
     variance: Any = None,
     schemes: Sequence[str] | None = None,
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     alternative: Alternative = "two-sided",
     max_topics: int = 100_000,
 ) -> Any:
@@ -205,6 +209,9 @@ def solve_power(
     schemes : sequence of str, optional
         Standardize ``scores`` under these schemes first (``"raw"``, ``"N"``, ``"U"``,
         ``"E"``…), giving a ``scheme`` dim.
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` (see
+        :func:`scorestd.models.schemes.check_schemes`).
     alternative : {"two-sided", "greater", "less"}
         Alternative hypothesis of the t-tests (see :func:`power_function`).
     max_topics : int
@@ -252,7 +259,8 @@ def solve_power(
     if schemes is not None and scores is None:
         raise OptionError("schemes= needs score data (scores) to standardize")
     if variance is None:
-        variance = design_variance(scores, test, schemes=schemes)
+        variance = design_variance(scores, test, schemes=schemes,
+                                   scheme_options=scheme_options)
         if n_systems is None and test == "anova":
             n_systems = _n_systems(scores)
     if n_systems is None:

@@ -64,7 +64,7 @@ CI criterion is exact (the expected width), so both methods give the same n.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -169,6 +169,7 @@ def topic_set_size(
     method: DesignMethod = "sakai",
     variance: Any = None,
     schemes: Sequence[str] | None = None,
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     max_topics: int = 1_000_000,
 ) -> Any:
     """Number of topics needed, for one design or over a grid of designs.
@@ -196,6 +197,9 @@ def topic_set_size(
     schemes : sequence of str, optional
         Standardize ``scores`` under these schemes first (``"raw"``, ``"N"``, ``"U"``,
         ``"E"``…), giving a ``scheme`` dim.
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` (see
+        :func:`scorestd.models.schemes.check_schemes`).
     max_topics : int
         Give up (with an error) beyond this many topics.
 
@@ -235,7 +239,8 @@ def topic_set_size(
     if schemes is not None and scores is None:
         raise OptionError("schemes= needs score data (scores) to standardize")
     if variance is None:
-        variance = design_variance(scores, test, schemes=schemes)
+        variance = design_variance(scores, test, schemes=schemes,
+                                   scheme_options=scheme_options)
     grid = {"alpha": alpha, "beta": beta, "min_diff": min_diff, "n_systems": n_systems}
     checkers = {
         "alpha": lambda v: check_probability("alpha", v),

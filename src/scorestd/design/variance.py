@@ -31,6 +31,7 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdError, warn
 from ..kernels.multiple import two_way_anova_mse
 from ..kernels.variance import paired_difference_ss, within_system_ss
+from ..models.schemes import check_schemes, scheme_model
 from ..score_cube import validate
 
 __all__ = ["VarianceKind", "anova_residual", "estimate_variance"]
@@ -99,6 +100,7 @@ def estimate_variance(
     *,
     kind: VarianceKind = "residual",
     schemes: Sequence[str] | None = None,
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> xr.DataArray:
     """Estimate the variance a power analysis or topic set size design needs.
 
@@ -117,6 +119,9 @@ def estimate_variance(
         first, giving a ``scheme`` dim: ``"raw"``, the short names ``"z"``, ``"N"``
         (N-std), ``"U"`` (U-std), ``"E"`` (E-std), or any registered model name (see
         :mod:`scorestd.models.schemes`). Not allowed with a mapping.
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` (see
+        :func:`scorestd.models.schemes.check_schemes`).
 
     Returns
     -------
@@ -152,7 +157,8 @@ def estimate_variance(
         if schemes is None:
             result = _pooled(collections, kind)
             return _squeeze_single_2d(result, scores)
-        per_scheme = {str(s): [_standardized(c, s) for c in collections] for s in schemes}
+        per_scheme = {str(s): [_standardized(c, s, scheme_options) for c in collections]
+                      for s in check_schemes(schemes, scheme_options)}
     parts = [_pooled(cols, kind) for cols in per_scheme.values()]
     out = xr.concat(parts, dim="scheme", join="outer", coords="different", compat="equals")
     return out.assign_coords(scheme=list(per_scheme)).assign_attrs(parts[0].attrs)
@@ -172,12 +178,10 @@ def _squeeze_single_2d(result: xr.DataArray, original: Any) -> xr.DataArray:
     return result
 
 
-def _standardized(c: xr.DataArray, scheme: str) -> xr.DataArray:
-    from ..models.schemes import model_name
-    from ..stats.standardization import standardize
-
-    model = model_name(scheme)
-    return c if model is None else validate(standardize(c, model=model))
+def _standardized(c: xr.DataArray, scheme: str,
+                  options: Mapping[str, Mapping[str, Any]] | None) -> xr.DataArray:
+    model = scheme_model(scheme, options)
+    return c if model is None else validate(model.standardize(c))
 
 
 def _pooled(collections: list[xr.DataArray], kind: str) -> xr.DataArray:

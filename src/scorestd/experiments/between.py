@@ -17,7 +17,7 @@ once per scheme and trials only select topics.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -104,6 +104,7 @@ def between_collection(
     *,
     measure: str | None = None,
     schemes: Sequence[str] = URBANO2019_SCHEMES,
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     n_topics: int | None = None,
     trials: int = 10_000,
     seed: int = 0,
@@ -119,6 +120,9 @@ def between_collection(
     {scores}
     schemes : sequence of str
         ``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or registered model names.
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
+        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
     n_topics : int, optional
         Topics in each of the two disjoint subsets; default ``min(50, T // 2)``.
     trials : int
@@ -150,7 +154,7 @@ def between_collection(
     ('trial', 'scheme', 'alpha')
     """
     cube = single_measure(scores, measure)
-    schemes = check_schemes(schemes)
+    schemes = check_schemes(schemes, scheme_options)
     total = cube.sizes["topic"]
     n_topics = min(50, total // 2) if n_topics is None else n_topics
     n_topics = check_count("n_topics", n_topics, 2)
@@ -158,7 +162,7 @@ def between_collection(
         raise ValueError(f"two disjoint subsets of n_topics={n_topics} need {2 * n_topics} "
                          f"topics; the cube has {total}")
     alphas = np.asarray(alphas, dtype=np.float64)
-    stack = standardized_stack(cube, schemes)
+    stack = standardized_stack(cube, schemes, scheme_options)
     topics = draw_trials(
         seed, trials, lambda rng: rng.permutation(total)[: 2 * n_topics].reshape(2, n_topics)
     )

@@ -15,7 +15,7 @@ of all pairs; needs complete scores), ``"wilcoxon"``, ``"sign"``, ``"permutation
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -91,6 +91,7 @@ def discriminative_power(
     *,
     test: PairedTest = "paired_t",
     schemes: Sequence[str] = ("raw",),
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     alphas: Sequence[float] = DEFAULT_ALPHAS,
     B: int = 1000,
     seed: int | None = None,
@@ -109,6 +110,9 @@ def discriminative_power(
     schemes : sequence of str
         Scoring schemes (``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or a model
         name); each measure is standardized against all systems of ``scores``.
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
+        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
     alphas : sequence of float
         Significance levels of ``fraction``.
     B : int
@@ -136,7 +140,7 @@ def discriminative_power(
     [[0.738], [0.729]]
     """
     test = check_option(test, PairedTest, "test", deprecated=RENAMED_TESTS)
-    schemes = check_schemes(schemes)
+    schemes = check_schemes(schemes, scheme_options)
     c = validate(scores)
     if c.sizes[SYSTEM] < 2:
         raise ScoreDataError(f"discriminative power needs at least two systems, got "

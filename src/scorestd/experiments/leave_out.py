@@ -16,12 +16,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import check_option
+from .._options import Degenerate, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..kernels.correlation import kendall_tau_b
-from ..models.registry import instantiate
-from ..models.schemes import check_schemes, model_name
+from ..models._base import Model
+from ..models.schemes import check_schemes, scheme_model
 from ..score_cube import validate
 from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
 from .result import Experiment
@@ -89,8 +89,9 @@ def leave_one_out(
     scores: Any,
     *,
     schemes: Sequence[str] = ("N", "U", "E"),
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     groups: Mapping[str, Any] | pd.Series | None = None,
-    **model_kwargs: Any,
+    degenerate: Degenerate = "unstandardized",
 ) -> LeaveOneOut:
     """Leave each run (or group of runs) out of the reference and re-standardize it.
 
@@ -102,12 +103,16 @@ def leave_one_out(
     schemes : sequence of str
         Standardization schemes (``"z"``, ``"N"``, ``"U"``, ``"E"`` or model names;
         ``"raw"`` gives no change by construction).
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` (see
+        :func:`scorestd.models.schemes.check_schemes`).
     groups : mapping or pandas.Series, optional
         Run → group (e.g. team; :func:`scorestd.io.read_groups` reads one from a CSV
         file). All runs of a group are left out together. Default: each run is its own
         group.
-    **model_kwargs
-        Passed to :func:`scorestd.standardize` (e.g. ``degenerate="nan"``).
+    degenerate : {"unstandardized", "nan", "raise"}
+        Topics whose reference runs all score the same, as in :func:`scorestd.standardize`
+        (each left-out group's reference is checked too, with a warning naming the topics).
 
     Returns
     -------
@@ -128,10 +133,9 @@ def leave_one_out(
     >>> round(float(loo.summary().loc[("ap", "U"), "max_abs_change"]), 4)
     0.0541
     """
-    from ..stats.standardization import standardize
-
+    check_option(degenerate, Degenerate, "degenerate")
     c = validate(scores)
-    schemes = check_schemes(schemes)
+    schemes = check_schemes(schemes, scheme_options)
     runs = c[SYSTEM].values.tolist()
     group_of = _groups(runs, groups)
     members: dict[Any, list[str]] = {}
@@ -145,12 +149,12 @@ def leave_one_out(
     positions = {run: k for k, run in enumerate(runs)}
     left_out = [np.array([positions[r] for r in group]) for group in members.values()]
     for scheme in schemes:
-        model = model_name(scheme)
+        model = scheme_model(scheme, scheme_options)
         if model is None:
             full = loo = c
         else:
-            full = standardize(c, model=model, **model_kwargs)
-            loo = full.copy(data=_left_out_cdfs(c, model, left_out, dict(model_kwargs)))
+            full = model.standardize(c, degenerate=degenerate)
+            loo = full.copy(data=_left_out_cdfs(c, model, left_out, degenerate))
         mean_all.append(full.mean(TOPIC, skipna=True))
         mean_loo.append(loo.mean(TOPIC, skipna=True))
     scheme_dim = pd.Index(list(schemes), name="scheme")
@@ -176,22 +180,19 @@ def leave_one_out(
     return LeaveOneOut(ds)
 
 
-def _left_out_cdfs(c: xr.DataArray, model: str, left_out: list[np.ndarray],
-                   options: dict[str, Any]) -> np.ndarray:
+def _left_out_cdfs(c: xr.DataArray, model: Model, left_out: list[np.ndarray],
+                   degenerate: str) -> np.ndarray:
     """``(T, S, M)``: each group's scores through the model fitted on all other runs.
 
     Works on the numpy arrays once (:meth:`~scorestd.models.Model.transform`): no labelled
     cube per group (as many as there are runs) is built, validated and fitted.
     """
-    degenerate = options.pop("degenerate", "unstandardized")
-    check_option(options.pop("dim", SYSTEM), (SYSTEM,), "dim")
-    instance = instantiate(model, **options)
     values = np.ascontiguousarray(np.asarray(c.values).transpose(0, 2, 1))  # (T, M, S)
     out = np.empty(values.shape)
     for group in left_out:
         rest = np.setdiff1d(np.arange(values.shape[-1]), group)
-        out[..., group] = instance.transform(values[..., rest], values[..., group],
-                                             degenerate=degenerate, labels=c)
+        out[..., group] = model.transform(values[..., rest], values[..., group],
+                                          degenerate=degenerate, labels=c)
     return out.transpose(0, 2, 1)
 
 

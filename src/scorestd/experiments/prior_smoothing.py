@@ -15,7 +15,7 @@ case: S_x on Q_a, S_y on Q_b, all systems on Q_c, on Q_a ∪ Q_c and on all topi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,8 @@ import pandas as pd
 from .._options import check_count
 from ..kernels.correlation import kendall_tau_b
 from ..kernels.smoothing import smooth_kernel
-from ..models.schemes import RAW, check_schemes, scheme_kernel, standardized_stack
+from ..models._base import Model
+from ..models.schemes import RAW, check_schemes, scheme_model, standardized_stack
 from ._common import shared_parameters, topic_means
 from .engine import draw_trials, run_batches
 from .result import (
@@ -91,6 +92,7 @@ def smoothing_experiment(
     *,
     measure: str | None = None,
     schemes: Sequence[str] = ("raw", "N"),
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     alphas: Sequence[float] = tuple(np.round(np.linspace(0, 1, 11), 2)),
     n_topics: int = 25,
     trials: int = 10_000,
@@ -107,6 +109,9 @@ def smoothing_experiment(
     schemes : sequence of str
         ``"raw"`` and standardization schemes (``"z"``, ``"N"`` — the paper's
         standardized AP —, ``"U"``, ``"E"``).
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
+        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
     alphas : sequence of float
         Smoothing weights in [0, 1] (the paper plots 0, 0.5, 0.8 and 1).
     n_topics : int
@@ -123,8 +128,9 @@ def smoothing_experiment(
 
     Notes
     -----
-    A topic on which the reference systems all score the same cannot be standardized;
-    it follows the standardization kernel's degenerate-topic rule.
+    A topic on which the reference systems of a trial all score the same cannot be
+    standardized; it is left unstandardized (μ=0, σ=1), as :func:`scorestd.standardize`
+    does by default, without a warning per trial.
 
     Examples
     --------
@@ -135,9 +141,7 @@ def smoothing_experiment(
     ('trial', 'scheme', 'alpha')
     """
     cube = single_measure(scores, measure)
-    schemes = check_schemes(schemes)
-    for s in schemes:
-        scheme_kernel(s)  # fail early on a scheme without a reference-based kernel
+    schemes = check_schemes(schemes, scheme_options)
     alphas = np.asarray(alphas, dtype=np.float64)
     if alphas.ndim != 1 or alphas.size == 0 or ((alphas < 0) | (alphas > 1)).any():
         raise ValueError(f"alphas must be a non-empty list of values in [0, 1], got {alphas}")
@@ -156,8 +160,9 @@ def smoothing_experiment(
 
     indices = draw_trials(seed, trials, draw)
     # the whole-population ranking of each scheme: the same for every trial
-    truths = [topic_means(_standardize(scheme, raw)) for scheme in schemes]
-    data = (raw, schemes, truths, alphas)
+    models = [scheme_model(s, scheme_options) for s in schemes]
+    truths = [topic_means(_standardize(model, raw)) for model in models]
+    data = (raw, models, truths, alphas)
     stats = run_batches(_batch, indices, data=data, batch_size=batch_size,
                         progress=progress, client=client, desc="smoothing")
     return SmoothingExperiment(trial_dataset(
@@ -165,30 +170,29 @@ def smoothing_experiment(
         coords={"alpha": alphas}, n_topics=n_topics))
 
 
-def _standardize(scheme: str, x: np.ndarray) -> np.ndarray:
+def _standardize(model: Model | None, x: np.ndarray) -> np.ndarray:
     """Scores ``x`` (..., topic, system) standardized per topic against themselves."""
-    kernel = scheme_kernel(scheme)
-    return x if kernel is None else kernel(x, x)
+    return x if model is None else model.transform(x)
 
 
 def _batch(data, topics, systems):
     """τ for a batch of trials; ``topics`` is (batch, 3, n), ``systems`` (batch, S)."""
-    raw, schemes, truths, alphas = data
+    raw, models, truths, alphas = data
     n_x = systems.shape[1] // 2
     groups = ((topics[:, 0], systems[:, :n_x]), (topics[:, 1], systems[:, n_x:]))
     q_c = raw[topics[:, 2]]  # (batch, n, S): all systems on Q_c
     both = raw[np.concatenate([topics[:, 0], topics[:, 2]], axis=1)]
     tau, baseline = [], []
-    for scheme, truth in zip(schemes, truths, strict=True):
+    for model, truth in zip(models, truths, strict=True):
         truth = truth[None, None, :]
         prior = np.empty(systems.shape)
         for q, s in groups:  # S_x's means on Q_a and S_y's on Q_b, factors from them only
             part = raw[q[:, :, None], s[:, None, :]]  # (batch, n, |s|)
-            np.put_along_axis(prior, s, topic_means(_standardize(scheme, part)), axis=1)
-        new = _standardize(scheme, q_c)[:, None]  # (batch, 1, n, S)
+            np.put_along_axis(prior, s, topic_means(_standardize(model, part)), axis=1)
+        new = _standardize(model, q_c)[:, None]  # (batch, 1, n, S)
         smoothed = smooth_kernel(new, prior[:, None, :], alphas[:, None])  # Eq. 1
         smoothed = topic_means(smoothed)
         tau.append(kendall_tau_b(smoothed, np.broadcast_to(truth, smoothed.shape)))
-        base = topic_means(_standardize(scheme, both))
+        base = topic_means(_standardize(model, both))
         baseline.append(kendall_tau_b(base, np.broadcast_to(truth[:, 0], base.shape)))
     return {"tau": np.stack(tau, axis=1), "tau_baseline": np.stack(baseline, axis=1)}

@@ -12,7 +12,7 @@ computed on the scores being aggregated): Hard/Easy and Middle/Rest.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -106,6 +106,7 @@ def split_half(
     *,
     measure: str | None = None,
     schemes: Sequence[str] = ("raw", "N"),
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     methods: Sequence[Method] = ("am", "egm", "gm_trec_eval"),
     trials: int = 10_000,
     seed: int = 0,
@@ -121,6 +122,9 @@ def split_half(
     schemes : sequence of str
         Scores to aggregate: ``"raw"`` and standardization schemes (``"N"`` is the
         paper's SP; see :mod:`scorestd.models.schemes`).
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
+        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
     methods : sequence of str
         Aggregation methods of :func:`scorestd.kernels.aggregate.aggregate_kernel`
         (with their default ε: 0.01 for ``egm``/``ehm``, 10⁻⁵ for ``gm_trec_eval``).
@@ -149,13 +153,13 @@ def split_half(
     ('trial', 'scheme', 'aggregation')
     """
     cube = single_measure(scores, measure)
-    schemes = check_schemes(schemes)
+    schemes = check_schemes(schemes, scheme_options)
     methods = _check_methods(methods)
     total = cube.sizes["topic"]
     if total < 4:
         raise ValueError(f"split-half needs at least 4 topics, the cube has {total}")
     half = total // 2
-    stack = standardized_stack(cube, schemes)
+    stack = standardized_stack(cube, schemes, scheme_options)
     topics = draw_trials(seed, trials,
                          lambda rng: rng.permutation(total)[: 2 * half].reshape(2, half))
     stats = run_batches(_batch, topics, data=(stack, methods), batch_size=batch_size,

@@ -13,7 +13,7 @@ the difference needed for a result on ``n`` topics to hold on another ``n`` topi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -90,6 +90,7 @@ def swap_rate(
     *,
     measure: str | None = None,
     schemes: Sequence[str] = ("raw",),
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     sizes: Sequence[int] | None = None,
     trials: int = 1000,
     seed: int = 0,
@@ -110,6 +111,9 @@ def swap_rate(
     schemes : sequence of str
         Scoring schemes (``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"``…), each
         standardized against all systems on every topic before the topics are split.
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
+        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
     sizes : sequence of int, optional
         Topic set sizes n, each at most half the topics (default: 5, 10, … up to half).
     trials : int
@@ -149,7 +153,7 @@ def swap_rate(
     if n_systems < 2 or n_topics < 2:
         raise ScoreDataError(f"swap rates need at least two systems and two topics, got "
                              f"{n_systems} systems and {n_topics} topics")
-    schemes = check_schemes(schemes)
+    schemes = check_schemes(schemes, scheme_options)
     trials = check_count("trials", trials)
     if not bin_width > 0:
         raise ScorestdError(f"bin_width must be > 0, got {bin_width!r}")
@@ -161,7 +165,7 @@ def swap_rate(
     if sizes_arr.size == 0 or sizes_arr.min() < 1 or sizes_arr.max() > half:
         raise ScorestdError(f"sizes must be between 1 and half the topics ({half}); got "
                             f"{sizes_arr.tolist()}")
-    x = standardized_stack(cube, schemes)
+    x = standardized_stack(cube, schemes, scheme_options)
     spread = float(np.nanmax(x) - np.nanmin(x))
     n_bins = max(1, int(np.ceil(spread / bin_width))) + 1
     perms = draw_trials(seed, trials, lambda rng: rng.permutation(n_topics))

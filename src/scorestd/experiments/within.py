@@ -12,7 +12,7 @@ only select topics.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -96,6 +96,7 @@ def within_collection(
     *,
     measure: str | None = None,
     schemes: Sequence[str] = URBANO2019_SCHEMES,
+    scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     n_topics: int = 50,
     trials: int = 10_000,
     seed: int = 0,
@@ -111,6 +112,9 @@ def within_collection(
     {scores}
     schemes : sequence of str
         ``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or registered model names.
+    scheme_options : mapping, optional
+        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
+        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
     n_topics : int
         Topics sampled per trial (without replacement; the paper uses 50).
     trials : int
@@ -144,13 +148,13 @@ def within_collection(
     1.0
     """
     cube = single_measure(scores, measure)
-    schemes = check_schemes(schemes)
+    schemes = check_schemes(schemes, scheme_options)
     n_topics_total = cube.sizes["topic"]
     n_topics = check_count("n_topics", n_topics, 2)
     if n_topics > n_topics_total:
         raise ValueError(f"n_topics={n_topics} but the cube has {n_topics_total} topics")
     alphas = np.asarray(alphas, dtype=np.float64)
-    stack = standardized_stack(cube, schemes)
+    stack = standardized_stack(cube, schemes, scheme_options)
     raw = standardized_stack(cube, [RAW])[0]
     topics = draw_trials(seed, trials,
                          lambda rng: rng.choice(n_topics_total, n_topics, replace=False))

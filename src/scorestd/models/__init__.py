@@ -22,6 +22,7 @@ from .goodness import GoodnessOfFit, goodness_of_fit
 from .kde import KDE
 from .normal import Normal
 from .persist import read_fitted, write_fitted
+from .reference import fit_reference
 from .registry import get_model, model_names, register_model
 from .truncnorm import TruncNormal
 from .uniform import Uniform
@@ -42,6 +43,7 @@ __all__ = [
     "TruncNormal",
     "Uniform",
     "ZScore",
+    "fit_reference",
     "get_model",
     "goodness_of_fit",
     "model_names",

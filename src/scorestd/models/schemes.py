@@ -61,8 +61,23 @@ def model_name(scheme: str) -> str | None:
     return name
 
 
-def check_schemes(schemes: Sequence[str]) -> tuple[str, ...]:
-    """Validate a list of scheme names (non-empty, no repeats, each known)."""
+def check_schemes(schemes: Sequence[str],
+                  options: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[str, ...]:
+    """Validate a list of scheme names (non-empty, no repeats, each known) and their options.
+
+    ``options`` maps a scheme of ``schemes`` to the options of its model (e.g.
+    ``{"U": {"A": 0.2, "B": 0.5}}``); a scheme it does not name, or an option its model
+    does not have, is an error.
+
+    Examples
+    --------
+    >>> check_schemes(["raw", "U"], {"U": {"A": 0.2}})
+    ('raw', 'U')
+    >>> check_schemes(["raw", "U"], {"N": {"A": 0.2}})
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.ScorestdError: scheme_options names schemes that are not in schemes: ['N']
+    """
     if isinstance(schemes, str):
         schemes = (schemes,)
     schemes = tuple(schemes)
@@ -72,6 +87,13 @@ def check_schemes(schemes: Sequence[str]) -> tuple[str, ...]:
         raise ScorestdError(f"schemes repeat a name: {list(schemes)}")
     for s in schemes:
         model_name(s)
+    unknown = sorted(set(options or {}) - set(schemes))
+    if unknown:
+        raise ScorestdError(f"scheme_options names schemes that are not in schemes: {unknown}")
+    for s in options or {}:
+        if model_name(s) is None:
+            raise ScorestdError(f"scheme {s!r} (raw scores) takes no options")
+        scheme_model(s, options)  # an option the model does not have is a TypeError
     return schemes
 
 

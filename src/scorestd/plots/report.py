@@ -9,12 +9,13 @@ from typing import Any
 
 import pandas as pd
 import xarray as xr
-from scipy import stats
 
 from .._options import Degenerate
-from ..dims import MEASURE, SYSTEM, TOPIC
+from ..dims import MEASURE, SYSTEM
 from ..models.registry import model_names
 from ..score_cube import validate
+from ..stats.aggregation import aggregate, rank_systems
+from ..stats.correlations import correlation
 from ..stats.standardization import standardize
 
 __all__ = ["DEFAULT_DATA", "StandardizationReport", "standardization_report"]
@@ -100,9 +101,10 @@ def standardization_report(
 
     Each model is fitted on all systems of ``scores`` (every system is its own
     reference population, as in Urbano, Lima & Hanjalic 2019). A system's mean is
-    over the topics it has a score for (``NaN`` skipped); rank 1 is the best mean
-    (ties share the lowest rank); τ is Kendall's τ_b (``scipy.stats.kendalltau``)
-    between the model's and the raw system means.
+    over the topics it has a score for (``NaN`` skipped, :func:`scorestd.aggregate`);
+    rank 1 is the best mean (ties share the lowest rank, :func:`scorestd.rank_systems`);
+    τ is Kendall's τ_b (:func:`scorestd.correlation`) between the model's and the raw
+    system means.
 
     Parameters
     ----------
@@ -128,20 +130,20 @@ def standardization_report(
     """
     cube = validate(scores)
     names = list(model_names() if models is None else models)
-    means = {"raw": cube.mean(TOPIC)}
+    means = {"raw": aggregate(cube, "am", skipna=True)}
     for name in names:
-        means[name] = standardize(cube, name, degenerate=degenerate).mean(TOPIC)
+        means[name] = aggregate(standardize(cube, name, degenerate=degenerate), "am",
+                                skipna=True)
     ds = xr.Dataset(means)
-    tables, tau = {}, {}
+    ranks = {scheme: rank_systems(ds[scheme], ties="min") for scheme in ds.data_vars}
+    tau = pd.DataFrame({scheme: correlation(ds[scheme], ds["raw"], "tau_b").to_pandas()
+                        for scheme in names}).T
+    tables = {}
     for measure in cube[MEASURE].values.tolist():
         frame = pd.DataFrame(index=pd.Index(cube[SYSTEM].values, name=SYSTEM))
-        raw = ds["raw"].sel({MEASURE: measure}).values
-        tau[measure] = {}
         for scheme in ["raw", *names]:
-            values = ds[scheme].sel({MEASURE: measure}).values
-            frame[scheme] = values
-            frame[f"{scheme}#"] = frame[scheme].rank(ascending=False, method="min").astype("Int64")
-            if scheme != "raw":
-                tau[measure][scheme] = stats.kendalltau(values, raw, nan_policy="omit").statistic
+            frame[scheme] = ds[scheme].sel({MEASURE: measure}).values
+            frame[f"{scheme}#"] = pd.array(ranks[scheme].sel({MEASURE: measure}).values,
+                                           dtype="Int64")
         tables[measure] = frame.sort_values(["raw#", "raw"], ascending=[True, False])
-    return StandardizationReport(cube, ds, tables, pd.DataFrame(tau), degenerate)
+    return StandardizationReport(cube, ds, tables, tau, degenerate)

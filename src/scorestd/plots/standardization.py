@@ -16,6 +16,7 @@ import xarray as xr
 
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..models._base import Model
+from ..models.reference import fit_reference
 from ..models.registry import instantiate
 from ..score_cube import validate
 from ..stats.standardization import standardize
@@ -83,8 +84,9 @@ def plot_mapping(
     from matplotlib.collections import LineCollection
 
     cube = _one_measure(scores, measure)
-    instance = instantiate(model, **model_kwargs)
-    fitted = instance.fit(cube if reference is None else _one_measure(reference, measure))
+    fitted = fit_reference(cube if reference is None else _one_measure(reference, measure),
+                           model, **model_kwargs)
+    instance = fitted.model
     low = min(0.0, float(np.nanmin(cube.values)))
     high = max(1.0, float(np.nanmax(cube.values)))
     grid_values = np.linspace(low, high, _GRID)

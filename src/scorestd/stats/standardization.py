@@ -8,7 +8,8 @@ import xarray as xr
 
 from .._options import Degenerate, check_option
 from ..dims import SYSTEM
-from ..models._base import FittedModel, Model
+from ..models._base import Model
+from ..models.reference import fit_reference
 from ..models.registry import instantiate
 
 __all__ = ["standardize"]
@@ -90,17 +91,12 @@ def standardize(
     """
     check_option(dim, (SYSTEM,), "dim")
     check_option(degenerate, Degenerate, "degenerate")
-    if isinstance(reference, FittedModel):
-        if model_kwargs:
-            raise TypeError("model options cannot be given with an already fitted reference")
-        fitted_model, out = reference.model, reference.cdf(scores)
-    else:
-        fitted_model = instantiate(model, **model_kwargs)
-        if isinstance(reference, xr.Dataset):  # parameters, e.g. factors read from files
-            out = fitted_model.from_params(reference, degenerate=degenerate).cdf(scores)
-        else:
-            out = fitted_model.standardize(scores, reference, degenerate=degenerate)
-    return _record_model(out, fitted_model, scores)
+    if reference is None:  # fitted on the scores themselves, in one pass where it can
+        instance = instantiate(model, **model_kwargs)
+        return _record_model(instance.standardize(scores, degenerate=degenerate), instance,
+                             scores)
+    fitted = fit_reference(reference, model, degenerate=degenerate, **model_kwargs)
+    return _record_model(fitted.cdf(scores), fitted.model, scores)
 
 
 def _record_model(out: xr.DataArray, model: Model, scores: Any) -> xr.DataArray:
