@@ -70,3 +70,15 @@ def run_notebook():
         return nb
 
     return run
+
+
+@pytest.fixture(params=["numpy", "dask"])
+def backend(request):
+    """The array backends of the labelled layer: a function putting a cube on one of them.
+
+    ``"dask"`` chunks the cube one measure per chunk (the dims the labelled functions work
+    along stay whole, as ``xr.apply_ufunc(..., dask="parallelized")`` needs).
+    """
+    if request.param == "numpy":
+        return lambda cube: cube
+    return lambda cube: cube.chunk({"measure": 1})

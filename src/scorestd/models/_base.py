@@ -419,11 +419,13 @@ class FittedModel:
                            bounded_input=self.model.bounded, what="scores")
 
     def icdf(self, p: Any) -> xr.DataArray:
-        """The inverse cdf (quantile function) applied to probabilities ``p`` in [0, 1]."""
+        """The inverse cdf (quantile function) applied to probabilities ``p`` in [0, 1]
+        (for the z-score, which is no cdf: the raw score of each z-score ``p``)."""
         if self.model._icdf is None:
             raise ScorestdError(f"model {self.name!r} has no icdf")
         pc = validate(p, what="probabilities")
-        check_unit_interval(pc, self.name, what="probabilities")
+        if self.model.is_cdf:  # the z-score's "probabilities" are z-scores
+            check_unit_interval(pc, self.name, what="probabilities")
         return self._apply(self.model._icdf, pc, p, fallback=self.model._unstandardized_icdf,
                            what="probabilities")
 
