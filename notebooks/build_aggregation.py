@@ -1,20 +1,18 @@
-"""Build (and execute) notebooks/aggregation.ipynb.
-
-Run from the project root:  python notebooks/build_aggregation.py
-"""
+"""Cells of ``aggregation.ipynb``: ``python notebooks/build.py aggregation``."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import _nbbuild
 import nbformat
-from _nbbuild import HERE, md
+from _nbbuild import md
 
 
 def code(source: str, tags: tuple[str, ...] = ()) -> nbformat.NotebookNode:
     return _nbbuild.code(source.strip(), tags)
 
+
+NAME = "aggregation.ipynb"
+TIMEOUT = 300
 
 CELLS = [
     md("""# Score aggregation, topic hardness and smoothing
@@ -178,13 +176,5 @@ pd.Series(taus_smoothing, name="τ against all 99 topics").round(3)
 ]
 
 
-def build(path: Path = HERE / "aggregation.ipynb", execute: bool = True) -> Path:
-    nb = _nbbuild.notebook(CELLS)
-    if execute:
-        _nbbuild.execute(nb, timeout=300)
-    nbformat.write(nb, path)
-    return path
-
-
-if __name__ == "__main__":
-    print(build())
+def cells() -> list[nbformat.NotebookNode]:
+    return CELLS

@@ -1,15 +1,12 @@
-"""Build (and execute) notebooks/designing_a_test_collection.ipynb.
-
-Run from the repository root:  python notebooks/build_designing_a_test_collection.py
-"""
+"""Cells of ``designing_a_test_collection.ipynb``: ``python notebooks/build.py designing_a_test_collection``."""
 
 from __future__ import annotations
 
-import _nbbuild
 import nbformat
-from _nbbuild import HERE, code, md
+from _nbbuild import code, md
 
-TARGET = HERE / "designing_a_test_collection.ipynb"
+NAME = "designing_a_test_collection.ipynb"
+TIMEOUT = 300
 
 CELLS = [
     md("""# Designing a test collection
@@ -112,13 +109,5 @@ _ = main(args)"""),
 ]
 
 
-def build(execute: bool = True) -> nbformat.NotebookNode:
-    nb = _nbbuild.notebook(CELLS)
-    if execute:
-        _nbbuild.execute(nb, timeout=300)
-    return nb
-
-
-if __name__ == "__main__":
-    nbformat.write(build(), TARGET)
-    print(f"wrote {TARGET}")
+def cells() -> list[nbformat.NotebookNode]:
+    return CELLS

@@ -1,15 +1,12 @@
-"""Build and execute ``ravana_moffat2009_aggregation.ipynb``.
-
-Run ``python notebooks/build_ravana_moffat2009.py`` from the project root; the notebook
-is written executed (outputs included) next to this script.
-"""
+"""Cells of ``ravana_moffat2009_aggregation.ipynb``: ``python notebooks/build.py ravana_moffat2009``."""
 
 from __future__ import annotations
 
 import nbformat
-from _nbbuild import HERE, code, execute, full_size_cell, full_size_text, md, notebook
+from _nbbuild import code, full_size_cell, full_size_text, md
 
 NAME = "ravana_moffat2009_aggregation.ipynb"
+TIMEOUT = 900
 
 INTRO = """\
 # Score aggregation and smoothing: Ravana & Moffat (2009), Ravana, Park & Moffat (2009)
@@ -115,17 +112,9 @@ print(json.dumps(findings, indent=1))
 FULL_SIZE_NOTE = "Recorded with 10,000 trials (`seed=2009`)."
 
 
-def build(full_size: str = "") -> nbformat.NotebookNode:
-    return notebook([
+def cells() -> list[nbformat.NotebookNode]:
+    return [
         md(INTRO), code(PARAMETERS, tags=("parameters",)), code(SETUP), md(SPLIT_MD),
         code(SPLIT), code(SPLIT_PLOT), md(SPLIT_NOTE), md(SMOOTH_MD), code(SMOOTH),
-        code(SMOOTH_PLOT), code(FINDINGS), full_size_cell(FULL_SIZE_NOTE, full_size)])
-
-
-def main() -> None:
-    nb = build(full_size_text("ravana_moffat2009_full_size.md"))
-    nbformat.write(execute(nb, timeout=900), HERE / NAME)
-
-
-if __name__ == "__main__":
-    main()
+        code(SMOOTH_PLOT), code(FINDINGS),
+        full_size_cell(FULL_SIZE_NOTE, full_size_text("ravana_moffat2009_full_size.md"))]

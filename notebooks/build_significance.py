@@ -1,16 +1,13 @@
-"""Build ``significance.ipynb``: rank correlations and significance tests on robust2004.
-
-Run ``python notebooks/build_significance.py`` to rewrite the notebook, then execute it
-(``jupyter nbconvert --execute --inplace`` or nbclient) before committing.
-"""
+"""Cells of ``significance.ipynb``: rank correlations and significance tests on robust2004
+(``python notebooks/build.py significance``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import nbformat
-from _nbbuild import notebook
 from nbformat.v4 import new_code_cell, new_markdown_cell
+
+NAME = "significance.ipynb"
+TIMEOUT = 600
 
 CELLS = [
     new_markdown_cell(
@@ -72,11 +69,5 @@ CELLS = [
 ]
 
 
-def build() -> nbformat.NotebookNode:
-    return notebook(CELLS)
-
-
-if __name__ == "__main__":
-    path = Path(__file__).with_name("significance.ipynb")
-    nbformat.write(build(), path)
-    print(f"wrote {path}")
+def cells() -> list[nbformat.NotebookNode]:
+    return CELLS

@@ -1,19 +1,15 @@
-"""Build notebooks/standardization_models.ipynb (run: python notebooks/build_standardization_models.py).
+"""Cells of ``standardization_models.ipynb``: ``python notebooks/build.py standardization_models``.
 
-The notebook compares the standardization models on the bundled collections; it is
-committed executed (``--execute`` runs it with nbclient before writing).
+The notebook compares the standardization models on the bundled collections.
 """
 
 from __future__ import annotations
 
-import sys
-
-import _nbbuild
 import nbformat
-from _nbbuild import HERE
 from nbformat.v4 import new_code_cell, new_markdown_cell
 
-NOTEBOOK = HERE / "standardization_models.ipynb"
+NAME = "standardization_models.ipynb"
+TIMEOUT = 600
 
 CELLS = [
     new_markdown_cell(
@@ -92,12 +88,5 @@ CELLS = [
 ]
 
 
-def build(execute: bool) -> None:
-    nb = _nbbuild.notebook(CELLS)
-    if execute:
-        _nbbuild.execute(nb, timeout=600)
-    nbformat.write(nb, NOTEBOOK)
-
-
-if __name__ == "__main__":
-    build(execute="--execute" in sys.argv)
+def cells() -> list[nbformat.NotebookNode]:
+    return CELLS

@@ -1,15 +1,12 @@
-"""Build and execute ``urbano2019_standardization.ipynb``.
-
-Run ``python notebooks/build_urbano2019.py`` from the project root; the notebook is
-written executed (outputs included) next to this script.
-"""
+"""Cells of ``urbano2019_standardization.ipynb``: ``python notebooks/build.py urbano2019``."""
 
 from __future__ import annotations
 
 import nbformat
-from _nbbuild import HERE, code, execute, full_size_cell, full_size_text, md, notebook
+from _nbbuild import code, full_size_cell, full_size_text, md
 
 NAME = "urbano2019_standardization.ipynb"
+TIMEOUT = 900
 
 INTRO = """\
 # A New Perspective on Score Standardization — the experiments
@@ -106,17 +103,9 @@ print(json.dumps(findings, indent=1))
 FULL_SIZE_NOTE = "Recorded with 10,000 trials per experiment (`seed=2019`), means over trials."
 
 
-def build(full_size: str = "") -> nbformat.NotebookNode:
-    return notebook([
+def cells() -> list[nbformat.NotebookNode]:
+    return [
         md(INTRO), code(PARAMETERS, tags=("parameters",)), code(SETUP), md(WITHIN_MD),
         code(WITHIN), code(WITHIN_PLOT), md(BETWEEN_MD), code(BETWEEN), code(BETWEEN_PLOT),
-        md(FINDINGS_MD), code(FINDINGS), full_size_cell(FULL_SIZE_NOTE, full_size)])
-
-
-def main() -> None:
-    nb = build(full_size_text("urbano2019_full_size.md"))
-    nbformat.write(execute(nb, timeout=900), HERE / NAME)
-
-
-if __name__ == "__main__":
-    main()
+        md(FINDINGS_MD), code(FINDINGS),
+        full_size_cell(FULL_SIZE_NOTE, full_size_text("urbano2019_full_size.md"))]
