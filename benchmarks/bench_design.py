@@ -10,11 +10,13 @@ import time
 import warnings
 
 import scorestd
-from scorestd.design.power import design_variance
-from scorestd.design.topic_sets import topic_set_size
-from scorestd.experiments.discrimination import discriminative_power
-from scorestd.experiments.leave_out import leave_one_out
-from scorestd.experiments.swap_rates import swap_rate
+from scorestd import (
+    design_variance,
+    discriminative_power,
+    leave_one_out,
+    swap_rate,
+    topic_set_size,
+)
 
 SCHEMES = ["raw", "N", "U", "E"]
 
@@ -45,7 +47,7 @@ def main() -> None:
         ("discriminative_power paired t, robust2004 × 4 schemes",
          lambda: discriminative_power(rb, schemes=SCHEMES)),
         ("discriminative_power randomised Tukey B=1000, robust2004 × 4 schemes",
-         lambda: discriminative_power(rb, schemes=SCHEMES, test="randomised_tukey", B=1000,
+         lambda: discriminative_power(rb, schemes=SCHEMES, test="randomised_tukey_hsd", B=1000,
                                       seed=1)),
         ("swap_rate 1000 trials, robust2004 ap × 4 schemes × 9 sizes",
          lambda: swap_rate(rb, measure="ap", schemes=SCHEMES, trials=1000, seed=1,

@@ -28,7 +28,7 @@ import numpy as np
 import scipy.stats
 
 import scorestd
-from scorestd.experiments import between_collection, within_collection
+from scorestd import between_collection, within_collection
 from scorestd.models.schemes import URBANO2019_SCHEMES, standardized_stack
 
 PAIRS = [("robust2004", "ap"), ("robust2004", "ndcg"),

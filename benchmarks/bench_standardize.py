@@ -57,9 +57,9 @@ def main() -> None:
         ("baseline: numpy.sort along systems", lambda: np.sort(values, axis=1)),
         ("baseline: one vectorised pass (numpy z-score)", one_pass),
         ("kernel ecdf(x, x)", lambda: k.ecdf(by_system, by_system)),
-        ("kernel normal_cdf(x, x)", lambda: k.normal_cdf(by_system, by_system)),
-        ("kernel uniform_cdf(x, x)", lambda: k.uniform_cdf(by_system, by_system)),
-        ("kernel zscore(x, x)", lambda: k.zscore(by_system, by_system)),
+        ("kernel normal_cdf(x, x)", lambda: k.normal_cdf(by_system, *k.location_scale(by_system)[1:])),
+        ("kernel uniform_cdf(x, x)", lambda: k.uniform_cdf(by_system, *k.location_scale(by_system)[1:])),
+        ("kernel zscore(x, x)", lambda: k.zscore(by_system, *k.location_scale(by_system)[1:])),
     ]
     rows += [(f"standardize(cube, {m!r})", lambda m=m: scorestd.standardize(cube, m))
              for m in ("empirical", "normal", "uniform", "z")]

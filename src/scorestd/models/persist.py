@@ -78,7 +78,14 @@ def read_fitted(path: str | os.PathLike) -> FittedModel:
 
     Examples
     --------
-    See :func:`write_fitted`.
+    >>> import pathlib, tempfile
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap")
+    >>> fitted = scorestd.models.get_model("uniform")(A=0.2).fit(ap)
+    >>> path = write_fitted(fitted, pathlib.Path(tempfile.mkdtemp()) / "u.nc")
+    >>> back = read_fitted(path)
+    >>> back.model, bool((back.cdf(ap) == fitted.cdf(ap)).all())
+    (Uniform(A=0.2, B=0.5), True)
     """
     with xr.open_dataset(path) as opened:
         params = opened.load()
