@@ -24,6 +24,7 @@ subpackages hold them by layer (see ``docs/architecture.rst``) and stay importab
 import warnings
 
 from . import accessor, datasets, design, experiments, io, kernels, models, plots, stats
+from ._version import __version__
 from .design import (
     anova_residual,
     ci_expected_width,
@@ -102,8 +103,6 @@ from .stats import (
     topic_split,
     tukey_hsd,
 )
-
-__version__ = "0.1.0.dev0"
 
 __all__ = [
     "MEASURE",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .. import datasets
+from ..datasets import LICENSE, SOURCES, attribution
+from ..datasets import list as list_datasets
 from ._common import add_command, print_table
 
 
@@ -17,9 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.attribution:
-        print(datasets.attribution())
+        print(attribution())
         return 0
-    print_table(datasets.list().drop(columns="source").set_index("collection"))
-    print("\nSources: " + "; ".join(sorted(datasets.SOURCES.values())))
-    print(f"Licence: {datasets.LICENSE} (scorestd datasets --attribution)")
+    print_table(list_datasets().drop(columns="source").set_index("collection"))
+    print("\nSources: " + "; ".join(sorted(SOURCES.values())))
+    print(f"Licence: {LICENSE} (scorestd datasets --attribution)")
     return 0

@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from .. import experiments
 from ..errors import ScorestdError
+from ..experiments import between_collection, smoothing_experiment, split_half, within_collection
 from ..io import load
 from ._common import add_command, print_table, split_list, write_figure
 
-#: Experiment name → (function name in scorestd.experiments, default data, default measure).
+#: Experiment name → (function, default data, default measure).
 EXPERIMENTS = {
-    "within": ("within_collection", "robust2004", "ap"),
-    "between": ("between_collection", "robust2004", "ap"),
-    "split-half": ("split_half", "adhoc8_ap", None),
-    "smoothing": ("smoothing_experiment", "robust2004", "ap"),
+    "within": (within_collection, "robust2004", "ap"),
+    "between": (between_collection, "robust2004", "ap"),
+    "split-half": (split_half, "adhoc8_ap", None),
+    "smoothing": (smoothing_experiment, "robust2004", "ap"),
 }
 
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         kwargs["schemes"] = split_list(args.schemes)
     try:
         with _client(args.workers) as client:
-            result = getattr(experiments, function)(cube, client=client, **kwargs)
+            result = function(cube, client=client, **kwargs)
     except ValueError as exc:  # bad sizes for these data: a usage error worth one line
         raise ScorestdError(str(exc)) from exc
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']} "

@@ -24,6 +24,10 @@ scores : array_like or xarray.DataArray
     A score cube (or 2-D topic × system array) without missing scores.
 measure : str, optional
     The measure to use when the cube has several.""",
+    "scheme_options": """\
+scheme_options : mapping, optional
+    Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
+    another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).""",
     "seed": """\
 seed : int
     Root seed; trial ``k`` depends only on ``(seed, k)``.""",
@@ -43,7 +47,8 @@ F = TypeVar("F", bound=Callable)
 
 
 def shared_parameters(func: F) -> F:
-    """Replace the ``{scores}``, ``{seed}``, ``{engine}`` and ``{figure}`` lines of a docstring.
+    """Replace the ``{scores}``, ``{scheme_options}``, ``{seed}``, ``{engine}`` and ``{figure}``
+    lines of a docstring.
 
     Each marker stands alone on its line and is replaced, at its indentation, by the
     description of the parameters every experiment shares.

@@ -120,9 +120,7 @@ def between_collection(
     {scores}
     schemes : sequence of str
         ``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or registered model names.
-    scheme_options : mapping, optional
-        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
-        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
+    {scheme_options}
     n_topics : int, optional
         Topics in each of the two disjoint subsets; default ``min(50, T // 2)``.
     trials : int

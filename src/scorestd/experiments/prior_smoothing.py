@@ -109,9 +109,7 @@ def smoothing_experiment(
     schemes : sequence of str
         ``"raw"`` and standardization schemes (``"z"``, ``"N"`` — the paper's
         standardized AP —, ``"U"``, ``"E"``).
-    scheme_options : mapping, optional
-        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
-        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
+    {scheme_options}
     alphas : sequence of float
         Smoothing weights in [0, 1] (the paper plots 0, 0.5, 0.8 and 1).
     n_topics : int

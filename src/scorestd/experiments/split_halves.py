@@ -22,6 +22,7 @@ import xarray as xr
 from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
 from ..models.schemes import check_schemes, standardized_stack
+from ..stats.hardness import topic_split
 from ._common import shared_parameters, topic_subsets
 from .engine import draw_trials, run_batches
 from .result import Experiment, finish_figure, single_measure, trial_dataset
@@ -122,9 +123,7 @@ def split_half(
     schemes : sequence of str
         Scores to aggregate: ``"raw"`` and standardization schemes (``"N"`` is the
         paper's SP; see :mod:`scorestd.models.schemes`).
-    scheme_options : mapping, optional
-        Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
-        another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).
+    {scheme_options}
     methods : sequence of str
         Aggregation methods of :func:`scorestd.kernels.aggregate.aggregate_kernel`
         (with their default ε: 0.01 for ``egm``/``ehm``, 10⁻⁵ for ``gm_trec_eval``).
@@ -202,8 +201,6 @@ def _fixed_splits(cube: xr.DataArray, stack: np.ndarray, methods) -> dict[str, n
     standardized: this reproduces every fixed-split SP entry of Ravana & Moffat's
     Table 3(c) but one, where hardness from raw AP reproduces none of them.
     """
-    from .. import topic_split
-
     position = {t: i for i, t in enumerate(cube["topic"].values.tolist())}
     out = {"tau": [], "pearson": []}
     for kind in FIXED_SPLITS:

@@ -9,7 +9,8 @@ from typing import Literal
 
 import xarray as xr
 
-from .. import datasets
+from ..datasets import is_dataset, names
+from ..datasets import load as load_dataset
 from ..errors import ScoreDataError
 from .matrix_csv import read_matrix_csv, write_matrix_csv
 from .netcdf import read_netcdf, write_netcdf
@@ -85,12 +86,12 @@ def load(
     """
     if isinstance(source, list | tuple):
         cube = read_trec_eval(source)
-    elif format is None and isinstance(source, str) and datasets.is_dataset(source):
-        cube = datasets.load(source)
+    elif format is None and isinstance(source, str) and is_dataset(source):
+        cube = load_dataset(source)
     else:
         path = Path(source)
         if format is None and not path.exists():
-            known = ", ".join(datasets.names())
+            known = ", ".join(names())
             raise ScoreDataError(f"no such file, and not a bundled dataset ({known})", path=path)
         fmt = format or detect_format(path)
         if fmt not in FORMATS:
