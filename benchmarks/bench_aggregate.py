@@ -7,11 +7,13 @@ A batch is 1000 trials × 25 topics × 129 systems (a split-half experiment on T
 from __future__ import annotations
 
 import timeit
+from typing import get_args
 
 import numpy as np
 
 import scorestd
-from scorestd.kernels.aggregate import METHODS, aggregate_kernel
+from scorestd._options import AggregationMethod
+from scorestd.kernels.aggregate import aggregate_kernel
 from scorestd.kernels.hardness import topic_hardness_kernel
 from scorestd.kernels.ranking import rank_descending
 from scorestd.kernels.smoothing import prior_mean, smooth_kernel
@@ -28,7 +30,7 @@ def main() -> None:
     idx = np.argsort(rng.random((trials, 50)), axis=1)[:, :25]
     batch = ap[idx]  # (1000, 25, 129)
     print(f"batch {batch.shape}")
-    for method in METHODS:
+    for method in get_args(AggregationMethod):
         x = batch + 1e-3 if method == "hm" else batch  # hm needs non-zero scores
         t = best_of(lambda x=x, m=method: aggregate_kernel(x, m, axis=-2))
         print(f"aggregate_kernel {method:<13} {t * 1e3:8.2f} ms")

@@ -18,13 +18,28 @@ from typing import Any, Literal, get_args
 from .errors import OptionError
 
 __all__ = [
+    "AggregationMethod",
     "Alternative",
+    "BandwidthRule",
     "Correction",
+    "CorrelationMethod",
     "Degenerate",
+    "DesignMethod",
+    "DesignTest",
+    "FitDistance",
+    "Format",
     "HardnessDegenerate",
+    "HardnessMethod",
+    "MissingPrior",
     "NanPolicy",
     "PairedTest",
     "PowerTest",
+    "SplitExtra",
+    "SplitKind",
+    "TieRule",
+    "Ties",
+    "VarianceKind",
+    "WilcoxonMethod",
     "check_count",
     "check_option",
     "check_positive",
@@ -46,6 +61,39 @@ Degenerate = Literal["unstandardized", "nan", "raise"]
 HardnessDegenerate = Literal["nan", "zero"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
+#: How the Wilcoxon test finds its p-value.
+WilcoxonMethod = Literal["auto", "exact", "asymptotic"]
+#: Rank correlation (or linear correlation) between two rankings of systems.
+CorrelationMethod = Literal["kendall", "tau_a", "tau_b", "tau_ap", "tau_ap_a", "tau_ap_b",
+                            "pearson", "spearman"]
+#: Aggregation of a system's per-topic scores (Ravana & Moffat 2009).
+AggregationMethod = Literal["am", "gm", "egm", "gm_trec_eval", "hm", "ehm", "md"]
+#: A harmonic mean of scores with a zero: raise, or NaN with a warning.
+ZeroPolicy = Literal["raise", "nan"]
+#: Ranks of systems with equal aggregates.
+TieRule = Literal["min", "average", "max", "dense", "ordinal"]
+#: The empirical cdf at a tied score: right-continuous, or mid-rank.
+Ties = Literal["right", "mid"]
+#: Topic hardness (Ravana & Moffat 2009, Equations 1 and 2).
+HardnessMethod = Literal["zmax", "mean", "max"]
+#: Deterministic topic splits by hardness.
+SplitKind = Literal["hard_easy", "middle_rest"]
+#: Which side of a split takes the extra topic when the topics do not split evenly.
+SplitExtra = Literal["easy", "hard"]
+#: Smoothing of a system without prior scores: raise, or keep its scores as they are.
+MissingPrior = Literal["raise", "unsmoothed"]
+#: Variance estimates for design (Sakai 2016).
+VarianceKind = Literal["residual", "paired_difference", "within_system"]
+#: Tests (and the confidence interval) a topic set size is designed for.
+DesignTest = Literal["paired_t", "anova", "ci"]
+#: Sakai's approximations, or the exact noncentral distributions.
+DesignMethod = Literal["sakai", "exact"]
+#: Distance between a fitted cdf and the empirical one (Kolmogorov–Smirnov, Cramér–von Mises).
+FitDistance = Literal["ks", "cvm"]
+#: Bandwidth rules of the kernel density model.
+BandwidthRule = Literal["silverman", "scott"]
+#: File formats of score cubes.
+Format = Literal["netcdf", "matrix", "long", "trec_eval"]
 
 #: Spellings of earlier releases, read with a ``DeprecationWarning``: old → new.
 RENAMED_TESTS: Mapping[str, str] = {"t": "paired_t", "randomised_tukey": "randomised_tukey_hsd"}

@@ -91,7 +91,7 @@ def test_fixed_split_hardness_from_the_aggregated_scores(adhoc8_ap):
 
 
 def test_bad_method(adhoc8_ap):
-    with pytest.raises(ValueError, match="unknown aggregation method 'mean'"):
+    with pytest.raises(ValueError, match="method must be one of 'am', 'gm'.*; got 'mean'"):
         split_half(adhoc8_ap, trials=2, methods=["mean"])
 
 

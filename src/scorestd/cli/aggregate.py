@@ -7,10 +7,10 @@ from typing import get_args
 
 import pandas as pd
 
+from .._options import AggregationMethod, TieRule, ZeroPolicy
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScorestdError
-from ..kernels.aggregate import DEFAULT_EPS, METHODS, ZeroPolicy
-from ..kernels.ranking import TieRule
+from ..kernels.aggregate import DEFAULT_EPS
 from ..stats.aggregation import aggregate, rank_systems
 from ._common import add_command, load_data, print_table
 
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub, "aggregate", run, help="system scores and ranks by AM, GM, εGM, HM, εHM or median",
         description="Aggregate per-topic scores into one score per system (Ravana & Moffat "
                     "2009) and rank the systems, best first.")
-    p.add_argument("--method", choices=METHODS, default="am",
+    p.add_argument("--method", choices=get_args(AggregationMethod), default="am",
                    help="aggregation (default: am; egm is exp(mean(log(x+eps)))-eps, "
                         "gm_trec_eval is exp(mean(log(max(x,eps)))))")
     p.add_argument("--eps", type=float,

@@ -65,13 +65,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import xarray as xr
 from scipy import optimize, special, stats
 
-from .._options import check_count, check_option, check_positive, check_probability
+from .._options import (
+    DesignMethod,
+    DesignTest,
+    check_count,
+    check_option,
+    check_positive,
+    check_probability,
+)
 from ..errors import OptionError, UnreachableTargetError
 from .power import design_variance, power_function, smallest_n
 
@@ -83,8 +90,6 @@ __all__ = [
     "topic_set_size",
 ]
 
-DesignTest = Literal["paired_t", "anova", "ci"]
-DesignMethod = Literal["sakai", "exact"]
 _GRID = ("alpha", "beta", "min_diff", "n_systems")
 
 

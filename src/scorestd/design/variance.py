@@ -21,12 +21,12 @@ size design", IRJ 19(3), 2016, pools the residual variance as Σ S_E / Σ φ_E):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import xarray as xr
 
-from .._options import check_option
+from .._options import VarianceKind, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdError, warn
 from ..kernels.multiple import two_way_anova_mse
@@ -34,9 +34,8 @@ from ..kernels.variance import paired_difference_ss, within_system_ss
 from ..models.schemes import check_schemes, scheme_model
 from ..score_cube import validate
 
-__all__ = ["VarianceKind", "anova_residual", "estimate_variance"]
+__all__ = ["anova_residual", "estimate_variance"]
 
-VarianceKind = Literal["residual", "paired_difference", "within_system"]
 
 def _two_way_residual_ss(x: np.ndarray) -> tuple[np.ndarray, int]:
     mse, df = two_way_anova_mse(x)

@@ -13,12 +13,13 @@ computed on the scores being aggregated): Hard/Easy and Middle/Rest.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._options import AggregationMethod, check_option
 from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
 from ..models.schemes import check_schemes, standardized_stack
@@ -29,8 +30,6 @@ from .result import Experiment, finish_figure, single_measure, trial_dataset
 
 __all__ = ["SplitHalf", "split_half"]
 
-Method = Literal["am", "gm", "egm", "gm_trec_eval", "hm", "ehm", "md"]
-METHODS: tuple[str, ...] = get_args(Method)
 
 #: The deterministic splits and their column names in Ravana & Moffat's Table 3.
 FIXED_SPLITS = {"hard_easy": "Hard/Easy", "middle_rest": "Middle/Rest"}
@@ -108,7 +107,7 @@ def split_half(
     measure: str | None = None,
     schemes: Sequence[str] = ("raw", "N"),
     scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
-    methods: Sequence[Method] = ("am", "egm", "gm_trec_eval"),
+    methods: Sequence[AggregationMethod] = ("am", "egm", "gm_trec_eval"),
     trials: int = 10_000,
     seed: int = 0,
     batch_size: int | None = None,
@@ -177,8 +176,7 @@ def _check_methods(methods: Sequence[str]) -> tuple[str, ...]:
     if not methods:
         raise ValueError("methods must name at least one aggregation method")
     for m in methods:
-        if m not in METHODS:
-            raise ValueError(f"unknown aggregation method {m!r}; choose from {list(METHODS)}")
+        check_option(m, AggregationMethod, "method")
     return methods
 
 

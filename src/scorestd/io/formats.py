@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import get_args
 
 import xarray as xr
 
+from .._options import Format
 from ..datasets import is_dataset, names
 from ..datasets import load as load_dataset
 from ..errors import ScoreDataError
@@ -19,8 +20,7 @@ from .trec_eval import read_trec_eval
 
 __all__ = ["FORMATS", "detect_format", "load", "save"]
 
-Format = Literal["netcdf", "matrix", "long", "trec_eval"]
-FORMATS: tuple[str, ...] = ("netcdf", "matrix", "long", "trec_eval")
+FORMATS: tuple[str, ...] = get_args(Format)
 NETCDF_SUFFIXES = frozenset({".nc", ".nc4", ".netcdf", ".cdf"})
 
 

@@ -21,16 +21,14 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from string import Template
-from typing import Literal, get_args
 
 import numpy as np
 
-from .._options import check_option
+from .._options import AggregationMethod, ZeroPolicy, check_option
 from ..errors import ScoreDataError, warn
 
 __all__ = [
     "DEFAULT_EPS",
-    "METHODS",
     "aggregate_kernel",
     "am",
     "egm",
@@ -42,11 +40,8 @@ __all__ = [
 ]
 
 Axis = int | tuple[int, ...]
-Method = Literal["am", "gm", "egm", "gm_trec_eval", "hm", "ehm", "md"]
-ZeroPolicy = Literal["raise", "nan"]
 
 #: Names of the aggregation methods, as accepted by ``method=``.
-METHODS: tuple[str, ...] = get_args(Method)
 
 #: The ε each ε-adjusted method uses when none is given: 0.01 for the additive
 #: variants (the value of the paper's Table 1) and trec_eval's threshold 1e-5.
@@ -314,7 +309,7 @@ _KERNELS: dict[str, Callable[..., np.ndarray]] = {
 
 def aggregate_kernel(
     x: np.ndarray,
-    method: Method,
+    method: AggregationMethod,
     axis: Axis = -1,
     eps: float | None = None,
     skipna: bool = False,
@@ -348,7 +343,7 @@ def aggregate_kernel(
     >>> aggregate_kernel(x, "egm", axis=0, eps=0.01).round(3).tolist()
     [0.249, 0.085]
     """
-    method = check_option(method, Method, "method")
+    method = check_option(method, AggregationMethod, "method")
     kwargs: dict[str, object] = {"axis": axis, "skipna": skipna}
     if method in DEFAULT_EPS:
         kwargs["eps"] = DEFAULT_EPS[method] if eps is None else eps

@@ -19,13 +19,14 @@ No xarray here; :mod:`scorestd.kernels.standardize` builds the ecdf on these cou
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
+from .._options import Ties
+
 __all__ = ["RowRanks", "merged_counts", "self_counts"]
 
-Ties = Literal["right", "mid"]
 
 #: Scores per chunk: a chunk's few buffers then fit in L2/L3 cache.
 CHUNK = 1 << 15

@@ -7,20 +7,16 @@ systems); hardness reduces the systems axis, the splits work on ``(..., T)`` har
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
 
 import numpy as np
 
-from .._options import check_option
+from .._options import HardnessMethod, SplitExtra, SplitKind, check_option
 from .aggregate import am
 
-__all__ = ["HardnessMethod", "SplitKind", "hardest_first", "split_sizes", "topic_hardness_kernel"]
+__all__ = ["hardest_first", "split_sizes", "topic_hardness_kernel"]
 
 #: ``"mean"``: 1 − mean_t (Mizzaro 2008; the paper's Equation 1); ``"max"``: 1 − max_t;
 #: ``"zmax"``: (max_t − mean_t) / sd_t, the paper's Equation 2 (the default).
-HardnessMethod = Literal["zmax", "mean", "max"]
-SplitKind = Literal["hard_easy", "middle_rest"]
-Extra = Literal["easy", "hard"]
 
 
 def topic_hardness_kernel(
@@ -88,7 +84,7 @@ def _extreme(x: np.ndarray, reduce: Callable[..., np.ndarray], fill: float, axis
     return np.where(np.isinf(out), np.nan, out)
 
 
-def split_sizes(n_topics: int, kind: SplitKind, extra: Extra = "easy") -> tuple[int, int, int]:
+def split_sizes(n_topics: int, kind: SplitKind, extra: SplitExtra = "easy") -> tuple[int, int, int]:
     """How many of the hardest, middle and easiest topics go where.
 
     Topics sorted hardest first are cut into ``(n_hard, n_middle, n_easy)``:
@@ -110,7 +106,7 @@ def split_sizes(n_topics: int, kind: SplitKind, extra: Extra = "easy") -> tuple[
     ((12, 26, 13), (13, 25, 12))
     """
     kind = check_option(kind, SplitKind, "kind")
-    extra = check_option(extra, Extra, "extra")
+    extra = check_option(extra, SplitExtra, "extra")
     if n_topics < 2:
         raise ValueError(f"a topic split needs at least 2 topics, got {n_topics}")
     if kind == "hard_easy":

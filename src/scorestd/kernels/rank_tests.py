@@ -8,20 +8,18 @@ NaN score for either system of a pair is dropped for that pair
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from scipy import special, stats
 
-from .._options import Alternative, NanPolicy, check_option
+from .._options import Alternative, NanPolicy, WilcoxonMethod, check_option
 from .paired import (
     scores_and_pairs,
 )
 
 __all__ = ["PairTestResult", "sign_test_all_pairs", "wilcoxon_all_pairs", "wilcoxon_null_cdf"]
 
-WilcoxonMethod = Literal["auto", "exact", "asymptotic"]
-WILCOXON_METHODS = ("auto", "exact", "asymptotic")
 
 
 # Max cells of a (batch chunk, T, P) block of pair differences.
@@ -175,8 +173,7 @@ def wilcoxon_all_pairs(
     (1.5, 0.1875)
     """
     check_option(alternative, Alternative, "alternative")
-    if method not in WILCOXON_METHODS:
-        raise ValueError(f"method must be one of {WILCOXON_METHODS}, got {method!r}")
+    check_option(method, WilcoxonMethod, "method")
     stat, p, n = _over_batch_chunks(
         lambda d: _wilcoxon(d, alternative, method), x, axis_topic, pairs, nan_policy)
     return PairTestResult(stat, p, n.astype(np.int64))

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 from scipy.stats import rankdata
 
-from .._options import check_option
+from .._options import TieRule, check_option
 
-__all__ = ["TieRule", "rank_descending"]
+__all__ = ["rank_descending"]
 
 #: How tied scores share ranks (scipy.stats.rankdata's methods): "min" gives
 #: competition ranks 1, 2, 2, 4; "average" 1, 2.5, 2.5, 4; "max" 1, 3, 3, 4;
 #: "dense" 1, 2, 2, 3; "ordinal" 1, 2, 3, 4 in order of position.
-TieRule = Literal["min", "average", "max", "dense", "ordinal"]
 
 
 def rank_descending(x: np.ndarray, axis: int = -1, ties: TieRule = "min") -> np.ndarray:
@@ -27,7 +24,7 @@ def rank_descending(x: np.ndarray, axis: int = -1, ties: TieRule = "min") -> np.
     axis : int, default -1
         The axis holding the systems.
     ties : {"min", "average", "max", "dense", "ordinal"}, default "min"
-        Ranks of tied scores (see :data:`TieRule`); "min" is competition ranking:
+        Ranks of tied scores (see :data:`scorestd._options.TieRule`); "min" is competition ranking:
         tied systems share the best of their ranks.
 
     Returns

@@ -13,12 +13,10 @@ these formulas with a fit, and :func:`scorestd.standardize` wraps the models.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 from scipy import special
 
-from .._options import check_option
+from .._options import Ties, check_option
 from .ecdf import merged_counts, self_counts
 
 __all__ = [
@@ -31,8 +29,6 @@ __all__ = [
     "zscore",
 ]
 
-Ties = Literal["right", "mid"]
-TIES: tuple[str, ...] = ("right", "mid")
 
 
 def location_scale(ref: np.ndarray, axis: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -140,7 +136,7 @@ def ecdf_counts(
     >>> counts.tolist(), n.ravel().tolist()
     ([[3.0, 3.0]], [4])
     """
-    check_option(ties, TIES, "ties")
+    check_option(ties, Ties, "ties")
     if x is ref:
         ranks = self_counts(ref, ties, keep_sorted=False)
         return ranks.counts, ranks.n
@@ -162,7 +158,7 @@ def ecdf(x: np.ndarray, ref: np.ndarray, *, ties: Ties = "right") -> np.ndarray:
     >>> ecdf(np.array([[0.2]]), np.array([[0.1, 0.2, 0.2, 0.4]]), ties="mid").tolist()
     [[0.5]]
     """
-    check_option(ties, TIES, "ties")
+    check_option(ties, Ties, "ties")
     if x is ref:
         return self_counts(ref, ties, keep_sorted=False, divide=True).counts
     counts, n = merged_counts(x, ref, ties)

@@ -6,9 +6,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._options import check_option
+from .._options import Ties, check_option
 from ..kernels.ecdf import self_counts
-from ..kernels.standardize import TIES, ecdf
+from ..kernels.standardize import ecdf
 from ._base import Model, _RowSummary
 
 __all__ = ["Empirical"]
@@ -46,7 +46,7 @@ class Empirical(Model):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        check_option(self.options["ties"], TIES, "ties")
+        check_option(self.options["ties"], Ties, "ties")
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import Degenerate, check_option
+from .._options import Degenerate, FitDistance, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScorestdError
 from ..score_cube import validate
@@ -20,8 +20,6 @@ from .registry import instantiate
 
 __all__ = ["GoodnessOfFit", "goodness_of_fit"]
 
-Distance = Literal["ks", "cvm"]
-DISTANCES: tuple[str, ...] = ("ks", "cvm")
 #: Models compared by default: the registered families with a density.
 DEFAULT_MODELS: tuple[str, ...] = ("normal", "uniform", "beta", "kde", "truncnorm")
 
@@ -82,7 +80,7 @@ def goodness_of_fit(
     scores: Any,
     models: Sequence[str | type[Model] | Model] = DEFAULT_MODELS,
     *,
-    distance: Distance = "ks",
+    distance: FitDistance = "ks",
     degenerate: Degenerate = "nan",
 ) -> GoodnessOfFit:
     """Fit several models per topic and measure and compare how well each describes the scores.
@@ -121,7 +119,7 @@ def goodness_of_fit(
     >>> c.wins("aic").sel(measure="ap").to_series().to_dict()
     {'normal': ..., 'uniform': ..., 'beta': ...}
     """
-    check_option(distance, DISTANCES, "distance")
+    check_option(distance, FitDistance, "distance")
     cube = validate(scores)
     # Sorted scores per topic (NaN last), the order statistics the distances use.
     ordered = cube.copy(data=np.sort(cube.values, axis=1))

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 import numpy as np
 from scipy import special
 
-from .._options import check_option
+from .._options import BandwidthRule, check_option
+from ..errors import OptionError
 from ._base import Model
 from ._bounded import invert_cdf
 
 __all__ = ["KDE", "bandwidth"]
 
-RULES: tuple[str, ...] = ("silverman", "scott")
 _CHUNK = 2**22  # elements of the (x, sample) pair array evaluated at once
 
 
@@ -30,7 +30,7 @@ def bandwidth(values: np.ndarray, rule: str = "silverman") -> np.ndarray:
     >>> bandwidth(x).round(4).tolist(), bandwidth(x, "scott").round(4).tolist()
     ([0.022], [0.026])
     """
-    check_option(rule, RULES, "bandwidth")
+    check_option(rule, BandwidthRule, "bandwidth")
     n = (~np.isnan(values)).sum(axis=-1)
     sd = np.nanstd(values, axis=-1, ddof=1)
     if rule == "scott":
@@ -78,9 +78,11 @@ class KDE(Model):
         super().__init__(**options)
         h = self.options["bandwidth"]
         if isinstance(h, str):
-            check_option(h, RULES, "bandwidth")
+            check_option(h, BandwidthRule, "bandwidth")
         elif not (np.isscalar(h) and float(h) > 0):
-            raise ValueError(f"bandwidth must be one of {RULES} or a positive number, got {h!r}")
+            choices = ", ".join(map(repr, get_args(BandwidthRule)))
+            raise OptionError(f"bandwidth must be one of {choices} or a positive number; "
+                              f"got {h!r}")
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._options import check_option
+from .._options import AggregationMethod, TieRule, ZeroPolicy, check_option
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning, warn
-from ..kernels.aggregate import DEFAULT_EPS, Method, ZeroPolicy, aggregate_kernel
-from ..kernels.ranking import TieRule, rank_descending
+from ..kernels.aggregate import DEFAULT_EPS, aggregate_kernel
+from ..kernels.ranking import rank_descending
 from ..score_cube import _is_dask, match_input_dims, validate
 
 __all__ = ["aggregate", "rank_systems"]
@@ -28,7 +28,7 @@ _NONNEGATIVE = frozenset({"gm", "egm", "gm_trec_eval", "hm", "ehm"})
 
 def aggregate(
     scores: Any,
-    method: Method = "am",
+    method: AggregationMethod = "am",
     *,
     dim: str = TOPIC,
     eps: float | None = None,
@@ -85,7 +85,7 @@ def aggregate(
     True
     """
     cube = validate(scores)
-    method = check_option(method, Method, "method")
+    method = check_option(method, AggregationMethod, "method")
     if dim not in CUBE_DIMS:
         raise ValueError(f"dim must be one of {', '.join(map(repr, CUBE_DIMS))}; got {dim!r}")
     zeros = check_option(zeros, ZeroPolicy, "zeros")
@@ -121,7 +121,7 @@ def aggregate(
 
 def rank_systems(
     scores: Any,
-    method: Method = "am",
+    method: AggregationMethod = "am",
     *,
     dim: str = TOPIC,
     eps: float | None = None,

@@ -7,20 +7,16 @@ inputs stay lazy.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 import xarray as xr
 
-from .._options import check_option
+from .._options import CorrelationMethod, check_option
 from ..dims import SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..kernels import correlation as kc
 
 __all__ = ["CORRELATIONS", "correlation"]
 
-Method = Literal["kendall", "tau_a", "tau_b", "tau_ap", "tau_ap_a", "tau_ap_b", "pearson",
-                 "spearman"]
 #: Correlation coefficients by name.
 CORRELATIONS = {
     "kendall": kc.kendall_tau,
@@ -45,7 +41,7 @@ def _system_scores(obj, name: str) -> xr.DataArray:
 
 
 def correlation(
-    estimate: xr.DataArray, reference: xr.DataArray, method: Method = "tau_b", *, dim: str = SYSTEM
+    estimate: xr.DataArray, reference: xr.DataArray, method: CorrelationMethod = "tau_b", *, dim: str = SYSTEM
 ) -> xr.DataArray:
     """Correlation between two rankings of the same systems.
 

@@ -12,17 +12,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import xarray as xr
 
-from .._options import HardnessDegenerate, check_option
+from .._options import HardnessDegenerate, HardnessMethod, SplitExtra, SplitKind, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
-from ..kernels.hardness import (
-    Extra,
-    HardnessMethod,
-    SplitKind,
-    hardest_first,
-    split_sizes,
-    topic_hardness_kernel,
-)
+from ..kernels.hardness import hardest_first, split_sizes, topic_hardness_kernel
 from ..score_cube import match_input_dims, validate
 
 __all__ = ["HardEasySplit", "MiddleRestSplit", "topic_hardness", "topic_split"]
@@ -121,7 +114,7 @@ def topic_split(
     *,
     method: HardnessMethod = "zmax",
     measure: str | None = None,
-    extra: Extra = "easy",
+    extra: SplitExtra = "easy",
     skipna: bool = False,
     ddof: int = 1,
     degenerate: HardnessDegenerate = "nan",

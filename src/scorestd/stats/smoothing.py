@@ -9,12 +9,12 @@ smoothed scores (e.g. :func:`scorestd.aggregate`) gives the paper's mean smoothe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import xarray as xr
 
-from .._options import check_option
+from .._options import MissingPrior, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.smoothing import prior_mean, smooth_kernel
@@ -22,7 +22,6 @@ from ..score_cube import match_input_dims, validate
 
 __all__ = ["smooth"]
 
-MissingPrior = Literal["raise", "unsmoothed"]
 
 
 def smooth(
