@@ -1,13 +1,15 @@
-"""Shared fixtures: the bundled data and small synthetic cubes."""
+"""Shared fixtures: the bundled data, small synthetic cubes and the reference values."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import matplotlib
 import nbformat
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, settings
 from nbclient import NotebookClient
@@ -41,6 +43,26 @@ def small_cube():
     rng = np.random.default_rng(20190721)
     values = rng.beta(2.0, 5.0, size=(12, 6, 2))
     return scorestd.cube(values, measures=["ap", "ndcg"], attrs={"collection": "synthetic"})
+
+
+RESULTS = Path(__file__).parent / "results"
+
+
+@pytest.fixture(scope="session")
+def reference():
+    """A function loading the external reference values ``tests/results/<name>``.
+
+    ``<name>.csv`` gives a pandas DataFrame (an empty cell is NaN), ``<name>.json`` a dict.
+    Where each file comes from: tests/results/README.md.
+    """
+
+    def load(name: str) -> pd.DataFrame | dict:
+        path = RESULTS / f"{name}.csv"
+        if path.exists():
+            return pd.read_csv(path)
+        return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
+
+    return load
 
 
 NOTEBOOKS = Path(__file__).parents[1] / "notebooks"

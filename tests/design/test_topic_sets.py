@@ -70,15 +70,21 @@ def test_sakai_paired_matches_a_plain_reimplementation():
     assert topic_set_size(variance=variance, min_diff=min_diff, alpha=alpha, beta=beta) == n
 
 
-def test_gpower_reference_values():
+def test_gpower_reference_values(reference):
+    gpower = reference("gpower31_sample_sizes")
     # G*Power 3.1, "Means: difference between two dependent means", dz = 0.5, α = .05
     # two-tailed, power .80 → total sample size 34.
-    assert topic_set_size(variance=1.0, min_diff=0.5, method="exact") == 34
+    paired = gpower["paired_t"]
+    assert (paired["alpha"], paired["tails"], paired["power"]) == (0.05, 2, 0.8)
+    assert topic_set_size(variance=1.0, min_diff=paired["dz"],
+                          method="exact") == paired["total_sample_size"]
     # Cohen (1988) Table 8.4.4 / G*Power one-way ANOVA, f = 0.25, k = 4, α = .05,
     # power .80 → 45 per group (N = 180). Here f = minD / (σ √(2m)).
-    min_range = 0.25 * math.sqrt(2 * 4)
-    assert topic_set_size(variance=1.0, test="anova", min_diff=min_range, n_systems=4,
-                          method="exact") == 45
+    anova = gpower["anova_one_way"]
+    assert (anova["alpha"], anova["power"]) == (0.05, 0.8)
+    min_range = anova["f"] * math.sqrt(2 * anova["groups"])
+    assert topic_set_size(variance=1.0, test="anova", min_diff=min_range,
+                          n_systems=anova["groups"], method="exact") == anova["n_per_group"]
 
 
 @pytest.mark.parametrize("m", [2, 5, 20, 50])
@@ -217,11 +223,11 @@ def test_schemes_from_scores(adhoc8_ap):
         topic_set_size(variance=0.04, schemes=["U"], min_diff=0.05)
 
 
-@pytest.mark.parametrize("df,expected", [(1, 7.85), (2, 9.64), (3, 10.91), (4, 11.94),
-                                         (5, 12.83), (6, 13.62)])
-def test_starting_noncentrality_matches_cohens_table(df, expected):
+@pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 6])
+def test_starting_noncentrality_matches_cohens_table(reference, df):
     from scorestd.design.topic_sets import _lambda_infinity
 
     # Cohen (1988), Table 9.4.2: λ for power .80 at α = .05 with u = df (the χ² limit
     # that Nagata's table and Sakai's tool start the ANOVA design from)
+    expected = reference("cohen1988_table9_4_2").set_index("u").loc[df, "lambda"]
     assert _lambda_infinity(df, 0.05, 0.2) == pytest.approx(expected, abs=0.015)

@@ -49,19 +49,18 @@ def test_matches_a_scipy_loop(synthetic):
                                        atol=1e-12)
 
 
-def test_paper_findings_on_robust2004(robust2004):
+def test_paper_findings_on_robust2004(robust2004, reference):
     """Urbano et al. Figure 3 (robust2004, AP): Type I error ≈ α for every scheme;
     standardization has about twice the power of raw scores and more stable rankings."""
-    res = between_collection(robust2004, measure="ap", trials=60, seed=2019)
-    s = res.summary(alphas=[0.001, 0.01, 0.05])
     # The authors' own 10,000-trial power (github.com/julian-urbano/
     # sigir2019-standardization, out/02-between/robust2004_ap/power.csv), α = .001/.01/.05
-    published = {"raw": [0.1887, 0.2978, 0.4213], "z": [0.4240, 0.5279, 0.6304],
-                 "N": [0.4357, 0.5381, 0.6384], "U": [0.4276, 0.5313, 0.6336],
-                 "E": [0.4357, 0.5377, 0.6371]}
-    for scheme, power in published.items():
-        got = s.loc[scheme, ["power@0.001", "power@0.01", "power@0.05"]].to_numpy(dtype=float)
-        np.testing.assert_allclose(got, power, atol=0.02)
+    published = reference("urbano2019_between_robust2004_ap_power").set_index("alpha")
+    alphas = [0.001, 0.01, 0.05]
+    res = between_collection(robust2004, measure="ap", trials=60, seed=2019)
+    s = res.summary(alphas=alphas)
+    for scheme in published.columns:  # raw, z, N, U, E
+        got = s.loc[scheme, [f"power@{a}" for a in alphas]].to_numpy(dtype=float)
+        np.testing.assert_allclose(got, published.loc[alphas, scheme], atol=0.02)
     # 60 trials × 110 systems: the binomial sd of the rate at α=0.05 is about 0.003
     assert ((s["type1@0.05"] - 0.05).abs() < 0.015).all()
     assert ((s["type1@0.01"] - 0.01).abs() < 0.008).all()

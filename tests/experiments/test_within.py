@@ -66,21 +66,21 @@ def test_same_numbers_whatever_the_batch_size(synthetic):
             np.testing.assert_array_equal(other[name].values, runs[0][name].values)
 
 
-def test_paper_orderings_on_robust2004(robust2004):
+def test_paper_orderings_on_robust2004(robust2004, reference):
     """Urbano et al. Figure 2: E-std ranks furthest from raw (τ and τ_AP), U-std ≈ z-std,
     and on nDCG every standardization has more power than raw scores (on robust2004 AP
     raw and standardized power are within 0.01 of each other here; see the notebook)."""
-    ap = within_collection(robust2004, measure="ap", trials=60, seed=2019).summary(
-        alphas=[0.001, 0.01, 0.05, 0.1])
     # The authors' own 10,000-trial results (github.com/julian-urbano/
     # sigir2019-standardization, out/01-within/robust2004_ap/power.csv), α = .001/.01/.05/.1;
     # at 60 trials the mean power has a standard error of about 0.003.
-    published = {"raw": [0.4076, 0.5302, 0.6432, 0.7014], "z": [0.4129, 0.5260, 0.6343, 0.6917],
-                 "N": [0.4272, 0.5398, 0.6457, 0.7016], "U": [0.4165, 0.5298, 0.6377, 0.6947],
-                 "E": [0.4259, 0.5369, 0.6412, 0.6969]}
-    for scheme, power in published.items():
-        got = ap.loc[scheme, ["power@0.001", "power@0.01", "power@0.05", "power@0.1"]]
-        np.testing.assert_allclose(got.to_numpy(dtype=float), power, atol=0.015)
+    published = reference("urbano2019_within_robust2004_ap_power").set_index("alpha")
+    alphas = [0.001, 0.01, 0.05, 0.1]
+    ap = within_collection(robust2004, measure="ap", trials=60, seed=2019).summary(
+        alphas=alphas)
+    for scheme in published.columns:  # raw, z, N, U, E
+        got = ap.loc[scheme, [f"power@{a}" for a in alphas]]
+        np.testing.assert_allclose(got.to_numpy(dtype=float), published.loc[alphas, scheme],
+                                   atol=0.015)
     assert ap.loc["E", "tau_b"] == ap["tau_b"].drop("raw").min()
     assert ap.loc["E", "tau_ap_b"] == ap["tau_ap_b"].drop("raw").min()
     assert abs(ap.loc["U", "tau_b"] - ap.loc["z", "tau_b"]) < 0.02

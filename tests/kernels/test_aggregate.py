@@ -28,53 +28,51 @@ from scorestd.kernels.aggregate import (
 from scorestd.kernels.ranking import rank_descending
 
 # Ravana & Moffat (2009), "Score Aggregation Techniques in Retrieval Experimentation",
-# ADC 2009, Table 1: four systems on t = 5 topics, ε = 0.01 for εGM and εHM.
-# Columns: AM, GM, εGM, HM, εHM, MD; None is the paper's "–" (HM undefined).
-TABLE1_SCORES = {
-    "S1": [0.1, 0.1, 0.3, 0.8, 0.1],
-    "S2": [0.0, 0.4, 0.2, 0.4, 0.3],
-    "S3": [0.1, 0.5, 0.3, 0.2, 0.2],
-    "S4": [0.2, 0.2, 0.3, 0.2, 0.2],
-}
-TABLE1_PRINTED = {  # values printed in the paper's Table 1
-    "S1": (0.280, 0.189, 0.192, 0.145, 0.148, 0.100),
-    "S2": (0.260, 0.000, 0.151, None, 0.034, 0.300),
-    "S3": (0.260, 0.227, 0.228, 0.197, 0.200, 0.200),
-    "S4": (0.220, 0.217, 0.217, 0.214, 0.214, 0.200),
-}
-TABLE1_KERNELS = (am, gm, egm, hm, ehm, md)
+# ADC 2009, Table 1 (tests/results/ravana_moffat2009_table1.csv): four systems on t = 5
+# topics, the printed AM, GM, εGM, HM, εHM and MD with ε = 0.01; an empty HM cell is the
+# paper's "–" (HM undefined).
+TABLE1_SYSTEMS = ["S1", "S2", "S3", "S4"]
+TABLE1_TOPICS = ["topic1", "topic2", "topic3", "topic4", "topic5"]
+TABLE1_KERNELS = {"am": am, "gm": gm, "egm": egm, "hm": hm, "ehm": ehm, "md": md}
 
 
-@pytest.mark.parametrize("system", sorted(TABLE1_SCORES))
-def test_table1_of_ravana_moffat_2009(system):
-    x = np.array(TABLE1_SCORES[system])
-    for kernel, printed in zip(TABLE1_KERNELS, TABLE1_PRINTED[system], strict=True):
-        if printed is None:
+@pytest.fixture(scope="module")
+def table1(reference):
+    return reference("ravana_moffat2009_table1").set_index("system")
+
+
+@pytest.mark.parametrize("system", TABLE1_SYSTEMS)
+def test_table1_of_ravana_moffat_2009(table1, system):
+    x = table1.loc[system, TABLE1_TOPICS].to_numpy(dtype=float)
+    for column, kernel in TABLE1_KERNELS.items():
+        printed = table1.loc[system, column]
+        if np.isnan(printed):
             with pytest.raises(ScoreDataError, match="undefined"):
                 kernel(x)
         else:
             assert round(float(kernel(x)), 3) == pytest.approx(printed, abs=1e-12), kernel.__name__
 
 
-def test_table1_as_one_batch():
+def test_table1_as_one_batch(table1):
     # The whole table in one call per method: systems as a leading batch axis.
-    x = np.array([TABLE1_SCORES[s] for s in sorted(TABLE1_SCORES)])
-    printed = np.array([[np.nan if v is None else v for v in TABLE1_PRINTED[s]]
-                        for s in sorted(TABLE1_SCORES)])
-    for method, column in {"am": 0, "gm": 1, "egm": 2, "ehm": 4, "md": 5}.items():
+    x = table1.loc[TABLE1_SYSTEMS, TABLE1_TOPICS].to_numpy(dtype=float)
+    printed = table1.loc[TABLE1_SYSTEMS]
+    for method in ("am", "gm", "egm", "ehm", "md"):
         got = aggregate_kernel(x, method, axis=1)
-        np.testing.assert_allclose(got.round(3), printed[:, column], atol=1e-12, err_msg=method)
+        np.testing.assert_allclose(got.round(3), printed[method], atol=1e-12, err_msg=method)
     with pytest.warns(ScorestdWarning, match="1 slice"):
         got = aggregate_kernel(x, "hm", axis=1, zeros="nan")
-    np.testing.assert_allclose(got.round(3), printed[:, 3], atol=1e-12)
+    np.testing.assert_allclose(got.round(3), printed["hm"], atol=1e-12)
 
 
-def test_trec_eval_gm_values_in_the_text():
-    # Ravana & Moffat (2009), section 2: εGM_trec_eval of S2 is 0.039 with ε = 1e-5 and
-    # 0.157 with ε = 0.01.
-    x = TABLE1_SCORES["S2"]
-    assert round(float(gm_trec_eval(x)), 3) == 0.039
-    assert round(float(gm_trec_eval(x, eps=0.01)), 3) == 0.157
+def test_trec_eval_gm_values_in_the_text(table1, reference):
+    # Ravana & Moffat (2009), section 2: εGM_trec_eval of S2 with ε = 1e-5 (trec_eval's and
+    # the kernel's default) and with ε = 0.01.
+    quoted = reference("ravana_moffat2009_text")["gm_trec_eval_of_S2"]
+    assert quoted["eps"] == [1e-5, 0.01]
+    x = table1.loc["S2", TABLE1_TOPICS].to_numpy(dtype=float)
+    assert round(float(gm_trec_eval(x)), 3) == quoted["value"][0]
+    assert round(float(gm_trec_eval(x, eps=0.01)), 3) == quoted["value"][1]
 
 
 # --- plain-loop references -------------------------------------------------------------

@@ -12,31 +12,10 @@ from scipy import stats
 from scorestd.kernels import correlation as kc
 
 # Test data of the R package ircor (tests/testthat/helper_data.R), with the
-# coefficients its tests expect (tests/testthat/test_tauAP.R). ircor names the
-# true scores first: ircor tauAP(x, y) is our tau_ap(y, x).
-IRCOR = {
-    "set1": dict(
-        x=[0.897, 0.372, 0.908, 0.898, 0.661, 0.062, 0.177, 0.384, 0.498, 0.992],
-        y=[0.82, 0.406, 0.817, 0.953, 0.673, 0.073, 0.364, 0.547, 0.589, 0.988],
-        x_ties=[0.9, 0.4, 0.9, 0.9, 0.7, 0.1, 0.2, 0.4, 0.5, 1],
-        y_ties=[0.8, 0.4, 0.8, 1, 0.7, 0.1, 0.4, 0.5, 0.6, 1],
-        tau_ap=0.8519, tau_ap_a_ties=0.7454, tau_ap_b=0.8333, tau_ap_b_ties=0.7321,
-    ),
-    "set2": dict(
-        x=[0.266, 0.573, 0.202, 0.945, 0.629, 0.206, 0.687, 0.77, 0.718, 0.38],
-        y=[0.263, 0.843, 0.728, 0.928, 0.08, 0.114, 0.467, 0.641, 0.973, 0.644],
-        x_ties=[0.3, 0.6, 0.2, 0.9, 0.6, 0.2, 0.7, 0.8, 0.7, 0.4],
-        y_ties=[0.3, 0.8, 0.7, 0.9, 0.1, 0.1, 0.5, 0.6, 1, 0.6],
-        tau_ap=0.2504, tau_ap_a_ties=0.2692, tau_ap_b=0.2880, tau_ap_b_ties=0.297,
-    ),
-    "set3": dict(
-        x=[0.185, 0.573, 0.944, 0.129, 0.468, 0.553, 0.761, 0.405, 0.976, 0.445],
-        y=[0.845, 0.272, 0.275, 0.924, 0.605, 0.334, 0.162, 0.872, 0.018, 0.25],
-        x_ties=[0.2, 0.6, 0.9, 0.1, 0.5, 0.6, 0.8, 0.4, 1, 0.4],
-        y_ties=[0.8, 0.3, 0.3, 0.9, 0.6, 0.3, 0.2, 0.9, 0, 0.2],
-        tau_ap=-0.6971, tau_ap_a_ties=-0.5558, tau_ap_b=-0.668, tau_ap_b_ties=-0.7047,
-    ),
-}
+# coefficients its tests expect (tests/testthat/test_tauAP.R), in
+# tests/results/ircor_tauap.json. ircor names the true scores first: ircor tauAP(x, y) is
+# our tau_ap(y, x).
+IRCOR_SETS = ["set1", "set2", "set3"]
 
 
 # ---- plain double-loop references of the published definitions -------------------
@@ -100,9 +79,9 @@ def loop_tau_ap_b(x, y):
 # ---- published values ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(IRCOR))
-def test_tau_ap_family_matches_ircor(name):
-    d = IRCOR[name]
+@pytest.mark.parametrize("name", IRCOR_SETS)
+def test_tau_ap_family_matches_ircor(reference, name):
+    d = reference("ircor_tauap")[name]
     # tolerance 5e-5 as in ircor's own tests
     assert kc.tau_ap(d["y"], d["x"]) == pytest.approx(d["tau_ap"], abs=5e-5)
     assert kc.tau_ap_a(d["y"], d["x"]) == pytest.approx(d["tau_ap"], abs=5e-5)
