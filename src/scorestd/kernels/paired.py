@@ -30,6 +30,7 @@ __all__ = [
     "pair_indices",
     "paired_moments",
     "paired_t_all_pairs",
+    "paired_t_from_moments",
     "pvalue_from_t",
     "scores_and_pairs",
     "topics_last_but_one",
@@ -305,21 +306,40 @@ def paired_t_all_pairs(
     ([5.196, 1.852, 0.577], [0.15, 0.2, 0.05])
     """
     mom = paired_moments(x, axis_topic, pairs=pairs, nan_policy=nan_policy)
+    t, p = paired_t_from_moments(mom, alternative)
+    return t, p, mom.mean
+
+
+def paired_t_from_moments(mom: PairedMoments, alternative: Alternative = "two-sided"
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """t statistics and p-values of paired t-tests from the moments of the differences.
+
+    For callers that also need the moments (:func:`describe_pairs`): one pass over the
+    scores serves both. Identical systems (all differences 0) give t = NaN and p = 1.
+
+    Examples
+    --------
+    >>> mom = paired_moments([[0.2, 0.1], [0.4, 0.2], [0.6, 0.4], [0.5, 0.4]])
+    >>> t, p = paired_t_from_moments(mom)
+    >>> t.round(3).tolist(), p.round(4).tolist()
+    ([5.196], [0.0138])
+    """
     with np.errstate(invalid="ignore", divide="ignore"):
         t = mom.mean / (mom.sd / np.sqrt(mom.n))
     p = pvalue_from_t(t, mom.n - 1, alternative)
     identical = (mom.sd == 0) & (mom.mean == 0)
-    p = np.where(identical, 1.0, p)
-    return t, p, mom.mean
+    return t, np.where(identical, 1.0, p)
 
 
-def describe_pairs(x, pairs=None, *, conf_level: float = 0.95, axis_topic: int = -2):
+def describe_pairs(x, pairs=None, *, conf_level: float = 0.95, axis_topic: int = -2,
+                   moments: PairedMoments | None = None):
     """Mean difference, t-based confidence interval, Cohen's d, Glass's Δ and n of pairs.
 
     For each pair (i, j) over the topics where both are present: the mean of x_i − x_j,
     its two-sided t-based interval at ``conf_level``, Cohen's d of the paired differences
     (mean / sd) and Glass's Δ (mean / sd of system j over its own present topics: j is the
-    control or baseline).
+    control or baseline). ``moments`` of the same pairs (:func:`paired_moments`), when the
+    caller has them, spare computing them again.
 
     Returns
     -------
@@ -332,13 +352,11 @@ def describe_pairs(x, pairs=None, *, conf_level: float = 0.95, axis_topic: int =
     >>> round(float(mean[0]), 4), round(float(d[0]), 4), n.tolist()
     (0.2333, 4.0415, [3])
     """
-    from scipy import stats
-
     x = topics_last_but_one(np.asarray(x, dtype=np.float64), axis_topic)
     _, i, j = scores_and_pairs(x, -2, pairs, "omit")
-    mom = paired_moments(x, pairs=(i, j))
+    mom = paired_moments(x, pairs=(i, j)) if moments is None else moments
     with np.errstate(invalid="ignore", divide="ignore"):
-        half = stats.t.ppf((1 + conf_level) / 2, mom.n - 1) * mom.sd / np.sqrt(mom.n)
+        half = special.stdtrit(mom.n - 1, (1 + conf_level) / 2) * mom.sd / np.sqrt(mom.n)
         cohen = mom.mean / mom.sd
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # a system with < 2 scores: NaN

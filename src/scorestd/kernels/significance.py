@@ -27,6 +27,7 @@ from .paired import (
     pair_indices,
     paired_moments,
     paired_t_all_pairs,
+    paired_t_from_moments,
     pvalue_from_t,
 )
 from .rank_tests import PairTestResult, sign_test_all_pairs, wilcoxon_all_pairs
@@ -67,7 +68,8 @@ FAMILY_TESTS: tuple[str, ...] = ("tukey_hsd", "randomised_tukey_hsd")
 
 def paired_test(x: Any, test: PairedTest, *, pairs: tuple[np.ndarray, np.ndarray] | None = None,
                 alternative: str = "two-sided", min_diff: float = 0.01, B: int = 10_000,
-                seed: Any = None, nan_policy: str = "omit") -> tuple[np.ndarray, np.ndarray]:
+                seed: Any = None, nan_policy: str = "omit",
+                moments: PairedMoments | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Statistic and p-value of ``test`` for every pair of systems of ``x`` ``(..., T, S)``.
 
     The one dispatcher from a test's name to its all-pairs kernel
@@ -75,7 +77,8 @@ def paired_test(x: Any, test: PairedTest, *, pairs: tuple[np.ndarray, np.ndarray
     :func:`permutation_all_pairs`, :func:`bootstrap_all_pairs`, :func:`tukey_hsd_all_pairs`,
     :func:`randomised_tukey_hsd_all_pairs`); ``min_diff`` is the sign test's tie margin,
     ``B`` and ``seed`` the resampling tests' resamples. The Tukey tests are two-sided and
-    need complete scores.
+    need complete scores. The paired t-test takes the ``moments`` of the pairs when the
+    caller has them (:func:`paired_moments`).
 
     Returns
     -------
@@ -90,6 +93,8 @@ def paired_test(x: Any, test: PairedTest, *, pairs: tuple[np.ndarray, np.ndarray
     [0.1181, 0.8259, 0.0942]
     """
     test = check_option(test, PairedTest, "test")
+    if test == "paired_t" and moments is not None:
+        return paired_t_from_moments(moments, alternative)
     common = {"pairs": pairs}
     if test not in FAMILY_TESTS:
         common.update(alternative=alternative, nan_policy=nan_policy)

@@ -8,6 +8,7 @@ NaN scores are left out of each system's mean and variance (each system's own
 from __future__ import annotations
 
 import numpy as np
+from scipy import special
 
 from .._options import Alternative, check_option
 from .paired import pvalue_from_t, topics_last_but_one
@@ -129,15 +130,13 @@ def describe_unpaired(x1, x2, equal_var: bool = False, *, conf_level: float = 0.
     >>> diff.round(3).tolist(), n1.tolist(), n2.tolist()
     ([[0.05, -0.05], [0.35, 0.25]], [[3, 3], [3, 3]], [[2, 2], [2, 2]])
     """
-    from scipy import stats
-
     moments = _moments(x1, x2, axis_topic)
     m1, v1, n1, m2, v2, n2 = moments
     _, df, se2 = _t_df_se2(moments, equal_var)
     nn1, nn2 = n1[..., :, None], n2[..., None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
         diff = m1[..., :, None] - m2[..., None, :]
-        half = stats.t.ppf((1 + conf_level) / 2, df) * np.sqrt(se2)
+        half = special.stdtrit(df, (1 + conf_level) / 2) * np.sqrt(se2)
         pooled = np.sqrt(((nn1 - 1) * v1[..., :, None] + (nn2 - 1) * v2[..., None, :])
                          / (nn1 + nn2 - 2))
         cohen = diff / pooled

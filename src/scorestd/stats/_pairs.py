@@ -59,7 +59,8 @@ def pair_coords(systems: Sequence[str], i: np.ndarray, j: np.ndarray) -> dict:
     """Coordinates of the ``pair`` dim: a ``"a vs b"`` label and the two systems."""
     systems = np.asarray(systems, dtype=str)
     first, second = systems[i], systems[j]
-    labels = [f"{a} vs {b}" for a, b in zip(first, second, strict=True)]
+    # python strings: formatting numpy string scalars one by one costs ten times more
+    labels = [f"{a} vs {b}" for a, b in zip(first.tolist(), second.tolist(), strict=True)]
     return {PAIR: labels, SYSTEM: (PAIR, first), SYSTEM2: (PAIR, second)}
 
 
@@ -68,24 +69,24 @@ def apply_pairwise(
 ) -> xr.Dataset:
     """Run ``kernel(x)`` ((..., T, S) → tuple of (..., P) arrays) on a cube.
 
-    One ``xr.apply_ufunc`` call (topics and systems are core dims, so it works on
-    dask-backed cubes too); the outputs become the named variables of a Dataset.
+    One ``xr.apply_ufunc`` call with one output per field (topics and systems are core
+    dims, so it works on dask-backed cubes too); the outputs become the named variables of
+    a Dataset.
     """
 
-    def stacked(x):
-        return np.stack([np.asarray(v, dtype=float) for v in kernel(x)], axis=-2)
+    def as_float(x):
+        return tuple(np.asarray(v, dtype=float) for v in kernel(x))
 
     out = xr.apply_ufunc(
-        stacked,
+        as_float,
         cube,
         input_core_dims=[[TOPIC, SYSTEM]],
-        output_core_dims=[["field", PAIR]],
+        output_core_dims=[[PAIR]] * len(fields),
         dask="parallelized",
-        output_dtypes=[float],
-        dask_gufunc_kwargs={"output_sizes": {"field": len(fields), PAIR: n_pairs},
-                            "allow_rechunk": True},
+        output_dtypes=[float] * len(fields),
+        dask_gufunc_kwargs={"output_sizes": {PAIR: n_pairs}, "allow_rechunk": True},
     )
-    return xr.Dataset({name: out.isel(field=k, drop=True) for k, name in enumerate(fields)})
+    return xr.Dataset(dict(zip(fields, out, strict=True)))
 
 
 DESCRIBE_FIELDS = ("mean_diff", "ci_low", "ci_high", "effect_size", "glass_delta", "n")

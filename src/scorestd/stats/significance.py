@@ -128,10 +128,13 @@ def compare(
     i, j = system_pairs(systems, baseline)
 
     def kernel(x):
+        moments = ks.paired_moments(x, pairs=(i, j), nan_policy="omit")  # once for both
         stat, p = ks.paired_test(x, test, pairs=(i, j), alternative=alternative,
-                                 min_diff=min_diff, B=B, seed=seed, nan_policy=nan_policy)
+                                 min_diff=min_diff, B=B, seed=seed, nan_policy=nan_policy,
+                                 moments=moments)
         extra = () if correction is None else (ks.adjust_pvalues(p, correction),)
-        return (stat, p, *extra, *ks.describe_pairs(x, (i, j), conf_level=conf_level))
+        described = ks.describe_pairs(x, (i, j), conf_level=conf_level, moments=moments)
+        return (stat, p, *extra, *described)
 
     fields = ["statistic", "p_value", *(["p_adjusted"] if correction else []),
               *DESCRIBE_FIELDS]
