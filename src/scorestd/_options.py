@@ -19,8 +19,11 @@ from .errors import OptionError
 
 __all__ = [
     "Alternative",
+    "BootstrapOutput",
+    "CIKind",
     "Correction",
     "Degenerate",
+    "ErrorDistribution",
     "HardnessDegenerate",
     "NanPolicy",
     "PairedTest",
@@ -46,6 +49,12 @@ Degenerate = Literal["unstandardized", "nan", "raise"]
 HardnessDegenerate = Literal["nan", "zero"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
+#: Kind of credible interval: equal-tailed or highest density.
+CIKind = Literal["eti", "hdi"]
+#: Distribution of the residuals of a Bayesian model of the scores.
+ErrorDistribution = Literal["normal", "student_t"]
+#: What a Bayesian bootstrap returns: per-cell summaries or the draws themselves.
+BootstrapOutput = Literal["summary", "draws"]
 
 #: Spellings of earlier releases, read with a ``DeprecationWarning``: old → new.
 RENAMED_TESTS: Mapping[str, str] = {"t": "paired_t", "randomised_tukey": "randomised_tukey_hsd"}
