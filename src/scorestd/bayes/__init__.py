@@ -12,10 +12,15 @@ Every function here is also a top-level function of :mod:`scorestd`.
 """
 
 from .crossed import CrossedPosterior, bayes_crossed
+from .design import assurance, assurance_topic_set_size
 from .paired import bayes_compare
+from .standardization import bayes_standardize
 
 __all__ = [
     "CrossedPosterior",
+    "assurance",
+    "assurance_topic_set_size",
     "bayes_compare",
     "bayes_crossed",
+    "bayes_standardize",
 ]

@@ -364,7 +364,7 @@ def bayes_crossed(
     ('chain', 'draw', 'system')
     >>> best = fit.prob_best()
     >>> str(best.idxmax().item()), round(float(best.sum()), 6)
-    ('run6', 1.0)
+    ('run2', 1.0)
     >>> pairs = fit.pairs(rope=0.01)
     >>> pairs.sizes["pair"], float(pairs.prob_greater.min()) >= 0
     (28, True)
