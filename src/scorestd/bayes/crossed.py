@@ -45,7 +45,7 @@ CONVERGENCE = {"rhat": 1.01, "ess": 400}
 
 #: Default prior shape of every variance, and its scale as a share of the scores' variance.
 DEFAULT_SHAPE = 1.0
-DEFAULT_SCALE_SHARE = 0.01
+DEFAULT_SCALE_SHARE = 0.1
 
 _PRIOR_KEYS = ("system", "topic", "residual", "mu")
 
@@ -53,14 +53,14 @@ _PRIOR_KEYS = ("system", "topic", "residual", "mu")
 def resolve_priors(priors: Mapping[str, Any] | None, y: np.ndarray) -> CrossedPriors:
     """The priors as numbers: the user's entries, defaults for the others.
 
-    Defaults: each variance IG(1, 0.01·v), v the variance of all observed scores (the
+    Defaults: each variance IG(1, 0.1·v), v the variance of all observed scores (the
     same prior relative to the data whatever the measure); μ flat.
 
     Examples
     --------
     >>> p = resolve_priors({"system": 0.5, "residual": (2.0, 0.1)}, np.array([[0.0, 1.0]]))
     >>> p.system.describe(), p.topic.describe(), p.residual.describe(), p.mu
-    ('fixed 0.5', 'IG(1, 0.0025)', 'IG(2, 0.1)', None)
+    ('fixed 0.5', 'IG(1, 0.025)', 'IG(2, 0.1)', None)
     """
     given = dict(priors or {})
     unknown = sorted(set(given) - set(_PRIOR_KEYS))
@@ -81,7 +81,7 @@ def resolve_priors(priors: Mapping[str, Any] | None, y: np.ndarray) -> CrossedPr
             resolved[key] = _inverse_gamma(key, value)
     mu = given.get("mu")
     if mu is not None:
-        mean, sd = _pair(f"priors['mu']", mu, "(mean, sd)")
+        mean, sd = _pair("priors['mu']", mu, "(mean, sd)")
         if not math.isfinite(mean):
             raise OptionError(f"priors['mu'] mean must be finite; got {mu!r}")
         mu = (mean, check_positive("priors['mu'] sd", sd))
@@ -313,7 +313,7 @@ def bayes_crossed(
         inverse-gamma prior IG(a, b) (density ∝ v^(−a−1) e^(−b/v)) on that variance, or
         for ``"system"``/``"topic"`` a number: the effects' variance, fixed (a very wide
         value such as 100 gives, nearly, the fixed-effects two-way ANOVA); ``"mu"``:
-        ``(mean, sd)`` of a normal prior on μ. Defaults: IG(1, 0.01·v) for each variance,
+        ``(mean, sd)`` of a normal prior on μ. Defaults: IG(1, 0.1·v) for each variance,
         v the variance of all the scores (weakly informative on the data's own scale,
         whatever the measure), and a flat prior on μ. The priors used are recorded in
         ``posterior.attrs``.
@@ -461,9 +461,8 @@ def _gate(fit: CrossedPosterior) -> None:
             label = name
             if rhat.ndim:
                 label += f"[{rhat[rhat.dims[0]].values[index[0]]}]"
-            pick = (lambda v, index=index: float(np.atleast_1d(v.values)[index]))
-            failing.append(f"{label} (R-hat {pick(rhat):.3f}, ESS bulk {pick(bulk):.0f}, "
-                           f"tail {pick(tail):.0f})")
+            r, b, t = (float(np.atleast_1d(v.values)[index]) for v in (rhat, bulk, tail))
+            failing.append(f"{label} (R-hat {r:.3f}, ESS bulk {b:.0f}, tail {t:.0f})")
     if failing:
         shown = "; ".join(failing[:10]) + (f"; and {len(failing) - 10} more"
                                           if len(failing) > 10 else "")

@@ -29,7 +29,6 @@ and the smallest n with A(n) ≥ 1 − β is found as for power.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Literal
 
 import numpy as np

@@ -182,7 +182,6 @@ def sample_crossed(
     True
     """
     y = np.asarray(y, dtype=float)
-    n_t, n_s = y.shape
     mask = ~np.isnan(y)
     fast = (method == "auto" and mask.all() and nu is None and not heteroscedastic)
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -378,7 +377,7 @@ class _GeneralStep:
         else:  # kept: systems
             w_ke, wy_ke = np.swapaxes(w, 1, 2), np.swapaxes(wy, 1, 2)
             p_e, p_k = 1.0 / vt, 1.0 / vs
-        c, n_k, n_e = w_ke.shape
+        c, n_k, _ = w_ke.shape
         r_e = w_ke.sum(axis=1)  # (C, E)
         r_k = w_ke.sum(axis=2)  # (C, K)
         b_e = wy_ke.sum(axis=1)

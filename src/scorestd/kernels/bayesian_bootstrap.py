@@ -57,7 +57,7 @@ def bootstrap_ecdf(x: np.ndarray, ref: np.ndarray, weights: np.ndarray, *,
     ref = np.asarray(ref, dtype=float)
     order = np.argsort(ref, axis=-1)  # NaN last, with weight 0
     sorted_w = np.take_along_axis(weights, order[None], axis=-1)
-    cum = np.concatenate([np.zeros(sorted_w.shape[:-1] + (1,)), np.cumsum(sorted_w, -1)], -1)
+    cum = np.concatenate([np.zeros((*sorted_w.shape[:-1], 1)), np.cumsum(sorted_w, -1)], -1)
     filled = np.where(np.isnan(x), 0.0, x)
     at_most, _ = ecdf_counts(filled, ref, ties="right")
     k_le = np.broadcast_to(at_most.astype(np.intp)[None], weights.shape[:1] + x.shape)

@@ -129,7 +129,7 @@ def hdi(draws, prob: float, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """
     x = np.sort(np.moveaxis(np.asarray(draws, dtype=float), axis, -1), axis=-1)
     n = x.shape[-1]
-    k = int(math.floor(prob * n))
+    k = math.floor(prob * n)
     if k < 1 or k >= n:
         raise ValueError(f"an HDI of probability {prob} needs more than {n} draws")
     widths = x[..., k:] - x[..., : n - k]
