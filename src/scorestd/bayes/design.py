@@ -19,7 +19,8 @@ the uncertainty about σ²:
 - a prior given as a scaled inverse χ²: a guess ``variance`` worth ``df`` degrees of
   freedom (e.g. a pilot collection's estimate and residual df);
 - or draws of σ² (e.g. ``2 * fit.posterior["sigma"] ** 2`` of
-  :func:`scorestd.bayes_crossed` for the paired t-test).
+  :func:`scorestd.bayes_crossed` for the paired t-test; beyond 256 draws, their 256
+  mid-quantiles).
 
 The integral is computed by Gauss–Legendre quadrature over the quantiles of
 :math:`p(\sigma^2)` (or as the mean over draws) of the exact power functions of
@@ -46,6 +47,8 @@ AssuranceTest = Literal["paired_t", "anova"]
 
 #: Gauss–Legendre nodes of the quadrature over the quantiles of p(σ²).
 NODES = 64
+#: Draws of σ² beyond this many are represented by as many of their mid-quantiles.
+DRAW_NODES = 256
 
 
 def _variance_nodes(variance: float, df: float) -> tuple[np.ndarray, np.ndarray]:
@@ -91,6 +94,8 @@ def _integrator(source: Any, test: str, n_systems: int):
     """``f(min_diff, n, alpha)`` → assurance for each distribution of σ² in ``source``."""
     fn = power_function(test, variance=1.0, n_systems=n_systems)  # power(d/σ, n, α)
     if isinstance(source, np.ndarray):
+        if source.size > DRAW_NODES:  # the mid-quantiles of the draws stand for them
+            source = np.quantile(source, (np.arange(DRAW_NODES) + 0.5) / DRAW_NODES)
         weights = np.full(source.size, 1.0 / source.size)
         return lambda d, n, a, v=None: _assurance_one(fn, source, weights, d, n, a)
 
@@ -156,7 +161,8 @@ def assurance(
         inverse χ² prior), instead of ``scores``.
     variance_draws : array_like, optional
         Draws of the test's σ² (e.g. from :func:`scorestd.bayes_crossed`), instead of
-        ``scores``: the assurance is their Monte Carlo average.
+        ``scores``: the assurance is the average power over the draws (over their 256
+        mid-quantiles when there are more: a quadrature of their distribution).
 
     Returns
     -------

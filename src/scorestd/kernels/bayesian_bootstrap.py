@@ -66,6 +66,7 @@ def bootstrap_ecdf(x: np.ndarray, ref: np.ndarray, weights: np.ndarray, *,
         mid, _ = ecdf_counts(filled, ref, ties="mid")
         k_lt = np.broadcast_to(np.rint(2.0 * mid - at_most).astype(np.intp)[None], k_le.shape)
         out = 0.5 * (out + np.take_along_axis(cum, k_lt, axis=-1))
+    np.clip(out, 0.0, 1.0, out=out)  # cumulative sums can pass 1 by rounding
     return np.where(np.isnan(x)[None], np.nan, out)
 
 
