@@ -56,7 +56,7 @@ def bayes_compare(
     one-sided (``alternative="greater"``) paired t p-value of :func:`scorestd.compare`,
     and the equal-tailed interval is the t confidence interval: the Bayesian reading of
     the paired t-test, with probabilities of the statements a researcher wants to make
-    (P(δ > 0), P(|δ| ≤ r)). For a posterior that models topics and systems jointly
+    (P(δ > 0), the probability that δ is within ±r). For a posterior that models topics and systems jointly
     (shrinkage, a pooled residual variance) see :func:`scorestd.bayes_crossed`.
 
     Parameters
