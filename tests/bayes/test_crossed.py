@@ -164,8 +164,7 @@ def test_agrees_with_pymc_on_the_same_specification(adhoc8_ap):
     # Reference: tests/results/bayes_pymc_crossed.py (PyMC NUTS, same data, model, priors)
     ref = pd.read_csv(RESULTS / "bayes_pymc_crossed.csv")
     data = adhoc8_ap.isel(topic=slice(0, 25), system=slice(0, 8)).copy()
-    runs = {"normal": {}, "student_t": {"errors": "student_t", "nu": 4.0,
-                                        "heteroscedastic": True}}
+    runs = {"normal": {}, "student_t": {"errors": "student_t", "nu": 4.0}}
     missing = [(0, 1), (3, 2), (5, 5), (7, 0), (10, 7), (12, 3), (15, 4), (18, 6), (20, 1),
                (24, 2)]
     for spec, options in runs.items():
@@ -178,11 +177,7 @@ def test_agrees_with_pymc_on_the_same_specification(adhoc8_ap):
         ours = {f"diff_run{s + 1}": a[:, s] - a[:, 0] for s in range(1, 8)}
         ours["sigma_system"] = fit.posterior["sigma_system"].values.ravel()
         ours["sigma_topic"] = fit.posterior["sigma_topic"].values.ravel()
-        sigma = fit.posterior["sigma"].values
-        if sigma.ndim == 2:
-            ours["sigma"] = sigma.ravel()
-        else:
-            ours.update({f"sigma_run{s + 1}": sigma[..., s].ravel() for s in range(8)})
+        ours["sigma"] = fit.posterior["sigma"].values.ravel()
         rows = ref[ref.spec == spec].set_index("parameter")
         assert set(rows.index) == set(ours)
         for name, draws in ours.items():

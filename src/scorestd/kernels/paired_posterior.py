@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .blas import single_threaded_blas
 from .paired import NanPolicy, paired_moments
 from .posterior import t_interval, t_prob_greater, t_rope_split
 
@@ -93,7 +94,8 @@ def paired_posterior_all_pairs(
     >>> round(float(stats.ttest_rel(a, b, alternative="greater").pvalue), 5)
     0.00692
     """
-    mom = paired_moments(x, axis_topic, pairs=pairs, nan_policy=nan_policy)
+    with single_threaded_blas():  # one small S × S product: BLAS threads only wait
+        mom = paired_moments(x, axis_topic, pairs=pairs, nan_policy=nan_policy)
     df = (mom.n - 1).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         df = np.where(mom.n >= 2, df, np.nan)

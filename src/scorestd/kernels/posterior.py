@@ -78,8 +78,13 @@ def t_interval(loc, scale, df, prob: float) -> tuple[np.ndarray, np.ndarray]:
     >>> round(float(low), 3), round(float(high), 3)
     (-1.96, 1.96)
     """
+    df = np.asarray(df, dtype=float)
     with np.errstate(invalid="ignore"):
-        half = special.stdtrit(df, 0.5 + prob / 2.0) * scale
+        # the quantile depends on df only: once per distinct df (all pairs share it
+        # when no score is missing)
+        values, inverse = np.unique(df, return_inverse=True)
+        quantile = special.stdtrit(values, 0.5 + prob / 2.0)[inverse].reshape(df.shape)
+        half = quantile * scale
         half = np.where(np.asarray(scale) == 0, 0.0, half)
     return loc - half, loc + half
 
