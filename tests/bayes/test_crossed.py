@@ -110,7 +110,7 @@ def test_variance_components(fit):
 
 
 def test_seed_reproduces_and_fresh_entropy_is_recorded(ap8):
-    kwargs = {"chains": 2, "draws": 300, "warmup": 100, "topic_effects": False,
+    kwargs = {"chains": 2, "draws": 1000, "warmup": 100, "topic_effects": False,
               "priors": {"system": 0.01, "topic": 0.02}}
     first = scorestd.bayes_crossed(ap8, **kwargs)
     assert "topic_effect" not in first.posterior

@@ -59,6 +59,7 @@ def test_identical_and_constant_differences_are_point_masses():
     post = paired_posterior_all_pairs(x, rope=(-0.1, 0.1))
     # pairs: (0,1) identical, (0,2) constant -0.25, (1,2) constant -0.25
     assert post.prob_greater.tolist() == [0.0, 0.0, 0.0]
+    assert post.prob_less.tolist() == [0.0, 1.0, 1.0]
     assert post.prob_rope.tolist() == [1.0, 0.0, 0.0]
     assert post.prob_below.tolist() == [0.0, 1.0, 1.0]
     np.testing.assert_allclose(post.ci_low, post.ci_high)

@@ -168,7 +168,8 @@ class CrossedPosterior:
         xarray.Dataset
             Over ``pair`` (coordinates ``system``, ``system2``), as
             :func:`scorestd.bayes_compare`: ``mean``, ``sd``, ``ci_low``, ``ci_high``,
-            ``prob_greater`` = P(α_system > α_system2) and, with a ``rope``, the split
+            ``prob_greater`` = P(α_system > α_system2), ``prob_less`` and, with a ``rope``,
+            the split
             ``prob_below_rope``, ``prob_in_rope``, ``prob_above_rope``.
         """
         prob = check_interval(ci_prob, ci_kind)

@@ -39,7 +39,9 @@ from scipy import stats
 from .._options import check_count, check_option, check_positive, check_probability
 from ..design.power import design_variance, power_function, smallest_n
 from ..design.topic_sets import topic_set_size
+from ..dims import MEASURE
 from ..errors import OptionError
+from ..score_cube import validate
 
 __all__ = ["AssuranceTest", "assurance", "assurance_topic_set_size"]
 
@@ -74,8 +76,11 @@ def _sources(scores: Any, test: str, variance: Any, df: Any, variance_draws: Any
     if scores is not None:
         if df is not None:
             raise OptionError("df goes with variance=; with scores it is the ANOVA's residual df")
-        v = design_variance(scores, test)
-        return v.assign_coords(df=v["df"].astype(float)) if "df" in v.coords else v
+        two_d = isinstance(scores, xr.DataArray) and MEASURE not in scores.dims
+        v = design_variance(validate(scores) if two_d else scores, test)
+        if two_d:  # keep the df of the one measure validate() gave the 2-D scores
+            v = v.squeeze(MEASURE).drop_vars(MEASURE)
+        return v.assign_coords(df=v["df"].astype(float))
     if df is None:
         raise OptionError("variance= needs df= (the degrees of freedom of the guess: how "
                           "many it is worth)")

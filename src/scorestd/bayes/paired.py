@@ -21,7 +21,7 @@ from ._checks import check_interval, check_rope, check_scores
 
 __all__ = ["bayes_compare"]
 
-_FIELDS = ("mean", "sd", "ci_low", "ci_high", "prob_greater", "prob_below_rope",
+_FIELDS = ("mean", "sd", "ci_low", "ci_high", "prob_greater", "prob_less", "prob_below_rope",
            "prob_in_rope", "prob_above_rope", "loc", "scale", "df", "n")
 _DESCRIPTIONS = {
     "mean": "posterior mean of delta, the mean difference system minus system2",
@@ -29,6 +29,7 @@ _DESCRIPTIONS = {
     "ci_low": "lower bound of the credible interval of delta",
     "ci_high": "upper bound of the credible interval of delta",
     "prob_greater": "P(delta > 0 | scores)",
+    "prob_less": "P(delta < 0 | scores)",
     "prob_below_rope": "P(delta < rope low | scores)",
     "prob_in_rope": "P(rope low <= delta <= rope high | scores)",
     "prob_above_rope": "P(delta > rope high | scores)",
@@ -83,10 +84,12 @@ def bayes_compare(
     xarray.Dataset
         Over ``pair`` (coordinates ``system`` and ``system2``: δ is system minus
         system2) and ``measure`` for a cube: ``mean``, ``sd``, ``ci_low``, ``ci_high``,
-        ``prob_greater`` = P(δ > 0), the ROPE split (with ``rope``), the posterior's
+        ``prob_greater`` = P(δ > 0), ``prob_less`` = P(δ < 0), the ROPE split (with
+        ``rope``), the posterior's
         ``loc``, ``scale`` and ``df``, and ``n``. ``attrs`` record ``ci_prob``,
         ``ci_kind``, ``rope`` and the prior. A pair whose differences are all equal has a
-        point-mass posterior (``scale`` 0): identical systems get P(δ > 0) = 0. Fewer
+        point-mass posterior (``scale`` 0): identical systems get P(δ > 0) = P(δ < 0) = 0
+        (and P(δ ≤ 0) = 1, the p-value the t-test gives them). Fewer
         than 2 shared topics give ``NaN``.
 
     Raises
@@ -121,7 +124,7 @@ def bayes_compare(
         post = paired_posterior_all_pairs(x, prob=prob, rope=bounds, pairs=(i, j),
                                           nan_policy=nan_policy)
         return (post.mean, post.sd, post.ci_low, post.ci_high, post.prob_greater,
-                post.prob_below, post.prob_rope, post.prob_above, post.loc, post.scale,
+                post.prob_less, post.prob_below, post.prob_rope, post.prob_above, post.loc, post.scale,
                 post.df, post.n)
 
     res = apply_pairwise(cube, kernel, _FIELDS, len(i)).assign_coords(

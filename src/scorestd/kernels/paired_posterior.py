@@ -33,7 +33,8 @@ class PairedPosterior(NamedTuple):
     ``loc``, ``scale``, ``df``: the posterior t_df(loc, scale) (a zero ``scale`` is a
     point mass: all differences equal). ``mean`` (``NaN`` when df ≤ 1) and ``sd``
     (``inf`` when df ≤ 2); ``ci_low``/``ci_high``: the central ``prob`` interval;
-    ``prob_greater`` = P(δ > 0); ``prob_below``/``prob_rope``/``prob_above``: the ROPE
+    ``prob_greater`` = P(δ > 0) and ``prob_less`` = P(δ < 0) (both 0 for identical
+    systems, 1 − each other otherwise); ``prob_below``/``prob_rope``/``prob_above``: the ROPE
     split (``NaN`` without a ROPE); ``n``: topics used.
     """
 
@@ -45,6 +46,7 @@ class PairedPosterior(NamedTuple):
     ci_low: np.ndarray
     ci_high: np.ndarray
     prob_greater: np.ndarray
+    prob_less: np.ndarray
     prob_below: np.ndarray
     prob_rope: np.ndarray
     prob_above: np.ndarray
@@ -106,12 +108,13 @@ def paired_posterior_all_pairs(
         sd = np.where(scale == 0, 0.0, sd)
     low, high = t_interval(loc, scale, df, prob)
     greater = t_prob_greater(loc, scale, df)
+    less = np.where(np.asarray(scale) == 0, (loc < 0).astype(float), 1.0 - greater)
     if rope is None:
         below = inside = above = np.full(loc.shape, np.nan)
     else:
         below, inside, above = t_rope_split(loc, scale, df, *rope)
     missing = np.isnan(loc)
-    greater, below, inside, above = (np.where(missing, np.nan, v)
-                                     for v in (greater, below, inside, above))
-    return PairedPosterior(loc, scale, df, mean, sd, low, high, greater, below, inside, above,
-                           mom.n)
+    greater, less, below, inside, above = (np.where(missing, np.nan, v)
+                                           for v in (greater, less, below, inside, above))
+    return PairedPosterior(loc, scale, df, mean, sd, low, high, greater, less, below, inside,
+                           above, mom.n)

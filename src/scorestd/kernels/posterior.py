@@ -187,7 +187,7 @@ def pair_summaries(draws, i, j, *, prob: float, kind: str = "eti",
     """Posterior summaries of θ_i − θ_j for pairs (i, j): ``draws`` ``(n, S)`` → ``(P,)`` each.
 
     ``mean``, ``sd``, ``ci_low``/``ci_high`` (the ``prob`` interval of ``kind``),
-    ``prob_greater`` = P(θ_i > θ_j) and, with a ``rope`` ``(low, high)``, the split
+    ``prob_greater`` = P(θ_i > θ_j), ``prob_less`` = P(θ_i < θ_j) and, with a ``rope`` ``(low, high)``, the split
     ``prob_below_rope``, ``prob_in_rope``, ``prob_above_rope``. Pairs are processed in
     blocks of at most ``block_bytes`` of difference draws, so memory stays bounded
     whatever the number of pairs.
@@ -201,7 +201,7 @@ def pair_summaries(draws, i, j, *, prob: float, kind: str = "eti",
     """
     x = np.asarray(draws, dtype=float)
     i, j = np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp)
-    names = ["mean", "sd", "ci_low", "ci_high", "prob_greater"]
+    names = ["mean", "sd", "ci_low", "ci_high", "prob_greater", "prob_less"]
     if rope is not None:
         names += ["prob_below_rope", "prob_in_rope", "prob_above_rope"]
     out = {name: np.empty(i.shape) for name in names}
@@ -213,6 +213,7 @@ def pair_summaries(draws, i, j, *, prob: float, kind: str = "eti",
         out["sd"][sl] = d.std(axis=0, ddof=1) if x.shape[0] > 1 else np.nan
         out["ci_low"][sl], out["ci_high"][sl] = interval(d, prob, kind, axis=0)
         out["prob_greater"][sl] = prob_greater(d)
+        out["prob_less"][sl] = np.mean(d < 0, axis=0)
         if rope is not None:
             (out["prob_below_rope"][sl], out["prob_in_rope"][sl],
              out["prob_above_rope"][sl]) = rope_split(d, *rope)
