@@ -160,7 +160,7 @@ Three things separate the crossed model from the paired tests.
 
 WHY = """\
 fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-for ax, (name, (table, fit)) in zip(axes, RESULTS.items()):
+for ax, (name, (table, fit)) in zip(axes, RESULTS.items(), strict=True):
     kind = np.select([table.t & ~table.crossed, ~table.t & table.crossed,
                       table.t & table.crossed], ["t only", "crossed only", "both"], "neither")
     for label, colour in [("neither", "0.8"), ("both", "C0"), ("t only", "C3"),
