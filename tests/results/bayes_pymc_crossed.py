@@ -28,10 +28,8 @@ the system-effect differences α_s − α_run1, and of the sds.
 
 from pathlib import Path
 
-import arviz as az
 import numpy as np
 import pandas as pd
-import pymc as pm
 
 HERE = Path(__file__).parent
 DATA = HERE.parents[1] / "src" / "scorestd" / "datasets" / "data" / "adhoc8_ap.csv"
@@ -50,6 +48,9 @@ def scores(missing: bool) -> np.ndarray:
 
 
 def fit(spec: str) -> pd.DataFrame:
+    import arviz as az
+    import pymc as pm  # imported here: the test suite imports this module without PyMC
+
     y = scores(spec == "student_t")
     t_idx, s_idx = np.nonzero(~np.isnan(y))
     obs = y[t_idx, s_idx]
