@@ -169,7 +169,8 @@ def _closed_form_row(res: xr.Dataset, first: str, second: str):
 
 
 def ranks_figure(fit, *, top: int | None = None, ax: Any = None, path: Any = None):
-    """Heat map of P(system has rank r), systems by mean rank (best on top)."""
+    """Heat map of P(system has rank r), systems by mean rank (best on top); with ``top``,
+    only those systems and the ranks they take with probability above 0.001."""
     import matplotlib.pyplot as plt
 
     probs = kp.rank_probabilities(fit._effects())
@@ -179,11 +180,14 @@ def ranks_figure(fit, *, top: int | None = None, ax: Any = None, path: Any = Non
     if top is not None:
         order = order[:top]
     shown = probs[order]
+    if top is not None:  # only the ranks the shown systems can take
+        reached = np.nonzero((shown > 1e-3).any(axis=0))[0]
+        shown = shown[:, : int(reached.max()) + 1 if reached.size else n]
     labels = np.asarray(fit.systems)[order]
     if ax is None:
         _, ax = plt.subplots(figsize=(7, max(2.5, 0.16 * order.size + 1)))
     image = ax.imshow(shown, aspect="auto", cmap="viridis", interpolation="nearest",
-                      extent=(0.5, n + 0.5, order.size - 0.5, -0.5))
+                      extent=(0.5, shown.shape[1] + 0.5, order.size - 0.5, -0.5))
     ax.set_yticks(np.arange(order.size))
     ax.set_yticklabels(labels, fontsize=6 if order.size > 40 else 8)
     ax.set_xlabel("rank (1 = best)")

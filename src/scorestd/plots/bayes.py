@@ -149,7 +149,8 @@ def plot_posterior_ranks(fit: CrossedPosterior, *, top: int | None = None, ax: A
     fit : CrossedPosterior
         The fitted model.
     top : int, optional
-        Only the ``top`` systems by mean rank.
+        Only the ``top`` systems by mean rank, and the ranks they take (probability
+        above 0.001).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on.
     path : str or path, optional
@@ -164,7 +165,7 @@ def plot_posterior_ranks(fit: CrossedPosterior, *, top: int | None = None, ax: A
     >>> import scorestd
     >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6))
     >>> fit = scorestd.bayes_crossed(ap, chains=2, draws=400, warmup=100, seed=1)
-    >>> plot_posterior_ranks(fit, top=3).images[0].get_array().shape
-    (3, 6)
+    >>> plot_posterior_ranks(fit).images[0].get_array().shape
+    (6, 6)
     """
     return _figures.ranks_figure(_fit(fit), top=top, ax=ax, path=path)
