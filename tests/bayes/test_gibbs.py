@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 from scorestd.bayes.crossed import resolve_priors
@@ -152,3 +155,25 @@ def test_missing_cells_give_the_exact_conditional_posterior():
     sd = np.sqrt(np.diag(contrast @ cov @ contrast.T))
     assert (np.abs(d.mean(0) - contrast @ mean) < 4 * sd / np.sqrt(d.shape[0])).all()
     np.testing.assert_allclose(d.std(0), sd, rtol=0.05)
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(3, 7), st.integers(2, 5)),
+              elements=st.floats(0, 1, allow_subnormal=False)),
+       st.floats(-3, 3), st.floats(0.2, 5), st.booleans())
+def test_draws_are_equivariant_under_shift_and_scale(y, shift, scale, general):
+    # The default priors scale with the data and the steps are affine-equivariant: the
+    # draws for scale * y + shift are the draws for y, scaled (and μ shifted).
+    assume(np.ptp(y, axis=0).min() > 1e-3 and np.ptp(y, axis=1).min() > 1e-3)
+    if general:
+        y = y.copy()
+        y[0, -1] = np.nan
+    options = {"chains": 2, "draws": 5, "warmup": 3, "seed": 1,
+               "nu": 5.0 if general else None}
+    base = sample_crossed(y, resolve_priors(None, y), **options)
+    moved_y = scale * y + shift
+    moved = sample_crossed(moved_y, resolve_priors(None, moved_y), **options)
+    np.testing.assert_allclose(moved["alpha"], scale * base["alpha"], rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(moved["mu"], scale * base["mu"] + shift, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(moved["var_residual"], scale**2 * base["var_residual"],
+                               rtol=1e-6)
