@@ -186,3 +186,10 @@ def test_agrees_with_pymc_on_the_same_specification(adhoc8_ap):
             se = np.sqrt(r["sd"] ** 2 / r["ess_bulk"] + draws.var() / (draws.size / 2))
             assert abs(draws.mean() - r["mean"]) < 5 * se, (spec, name)
             assert draws.std() == pytest.approx(r["sd"], rel=0.12), (spec, name)
+
+
+def test_progress_bar_counts_every_iteration(ap8, capsys):
+    scorestd.bayes_crossed(ap8, chains=2, draws=400, warmup=100, thin=2, seed=3, progress=True,
+                           priors={"system": 0.01, "topic": 0.02})
+    err = capsys.readouterr().err
+    assert "bayes_crossed" in err and "1800/1800" in err  # 2 chains × (100 + 400 × 2)

@@ -53,6 +53,8 @@ __all__ = ["CrossedPriors", "VariancePrior", "sample_crossed"]
 
 #: Bytes of pre-drawn random numbers held at once (per batch of chains).
 RANDOM_BYTES = 1 << 25
+#: Iterations whose random numbers are drawn at once, at most.
+BLOCK_ITERATIONS = 250
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,7 @@ def sample_crossed(
         ``"general"`` forces the Schur-complement location step even where the
         balanced-design step applies (for tests).
     progress : callable, optional
-        Called with the number of iterations just completed.
+        Called with the number of chain-iterations just completed (iterations × chains).
 
     Returns
     -------
@@ -191,7 +193,9 @@ def sample_crossed(
     iterations = warmup + draws * thin
     per_iteration = 8 * (step.n_normal + step.gamma_shapes.size
                          + (mask.size if nu is not None else 0)) * batch
-    size = block or max(1, min(iterations, RANDOM_BYTES // max(per_iteration, 1)))
+    # (at most BLOCK_ITERATIONS at a time, so that a progress bar moves)
+    size = block or max(1, min(iterations, BLOCK_ITERATIONS,
+                               RANDOM_BYTES // max(per_iteration, 1)))
     parts = []
     with single_threaded_blas():  # small matrices: BLAS threads only wait for each other
         for start in range(0, chains, batch):
@@ -220,7 +224,7 @@ def _run_chains(step, streams: _Streams, draws: int, warmup: int, thin: int,
                     kept.setdefault(name, []).append(value)
         done += n
         if progress is not None:
-            progress(n)
+            progress(n * len(streams.normal))  # iterations of every chain of the batch
     return {name: np.stack(values, axis=1) for name, values in kept.items()}
 
 
