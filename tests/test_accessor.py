@@ -58,6 +58,14 @@ CALLS = [
     ("within_collection", (), {"measure": "ap", "n_topics": 4, "trials": 3, "seed": 1,
                                "progress": False}),
     ("split_half", (), {"measure": "ap", "trials": 3, "seed": 1, "progress": False}),
+    ("bayes_compare", (), {"rope": 0.01}),
+    # (the synthetic scores have no real system or topic effects: fixed effect variances
+    # keep the small run clear of the convergence gate)
+    ("bayes_crossed", (), {"measure": "ap", "chains": 2, "draws": 400, "warmup": 100,
+                           "seed": 1, "priors": {"system": 0.01, "topic": 0.01}}),
+    ("bayes_standardize", ("normal",), {"draws": 50, "seed": 1}),
+    ("assurance", (), {"min_diff": 0.1, "n_topics": 30}),
+    ("assurance_topic_set_size", (), {"min_diff": 0.1}),
 ]
 
 
@@ -66,6 +74,8 @@ def _same(a, b):
         pd.testing.assert_frame_equal(a, b)
     elif isinstance(a, xr.DataArray | xr.Dataset):
         xr.testing.assert_identical(a, b)
+    elif hasattr(a, "posterior") and isinstance(a.posterior, xr.Dataset):  # a Bayesian fit
+        xr.testing.assert_identical(a.posterior, b.posterior)
     elif hasattr(a, "data") and isinstance(a.data, xr.Dataset):
         xr.testing.assert_identical(a.data, b.data)
     elif isinstance(a, tuple):  # e.g. the hard and easy topics of a split
@@ -129,7 +139,10 @@ def test_every_cube_function_of_the_top_level_has_a_method():
     # A new public function that takes scores first should get a method too.
     skip = {"cube", "load", "from_dataframe", "read_factors", "write_factors", "get_model",
             "register_model", "model_names", "plot_topic_set_size", "power_function",
-            "sakai_power_anova", "sakai_power_paired_t", "ci_expected_width"}
+            "sakai_power_anova", "sakai_power_paired_t", "ci_expected_width",
+            # figures of Bayesian results (they take a fitted model, not scores)
+            "plot_system_effects", "plot_pair_probabilities", "plot_posterior_differences",
+            "plot_posterior_ranks"}
     for name in scorestd.__all__:
         obj = getattr(scorestd, name)
         if name in skip or not inspect.isfunction(obj) or name.startswith(("read_", "write_")):

@@ -12,6 +12,7 @@ subpackages hold them by layer (see ``docs/architecture.rst``) and stay importab
 - :mod:`scorestd.models`: distribution models, their registry and files, the schemes;
 - :mod:`scorestd.stats`: labelled statistics of cubes;
 - :mod:`scorestd.design`: variance, power and topic set size;
+- :mod:`scorestd.bayes`: Bayesian comparisons, standardization and design;
 - :mod:`scorestd.experiments`: resampling studies;
 - :mod:`scorestd.plots`, :mod:`scorestd.cli`: front ends.
 
@@ -23,8 +24,15 @@ subpackages hold them by layer (see ``docs/architecture.rst``) and stay importab
 
 import warnings
 
-from . import accessor, datasets, design, experiments, io, kernels, models, plots, stats
+from . import accessor, bayes, datasets, design, experiments, io, kernels, models, plots, stats
 from ._version import __version__
+from .bayes import (
+    assurance,
+    assurance_topic_set_size,
+    bayes_compare,
+    bayes_crossed,
+    bayes_standardize,
+)
 from .design import (
     anova_residual,
     ci_expected_width,
@@ -81,7 +89,11 @@ from .models import (
 )
 from .plots import (
     plot_mapping,
+    plot_pair_probabilities,
+    plot_posterior_differences,
+    plot_posterior_ranks,
     plot_standardization,
+    plot_system_effects,
     plot_topic_distributions,
     plot_topic_set_size,
     standardization_report,
@@ -118,6 +130,12 @@ __all__ = [
     "adjust_pvalues",
     "aggregate",
     "anova_residual",
+    "assurance",
+    "assurance_topic_set_size",
+    "bayes",
+    "bayes_compare",
+    "bayes_crossed",
+    "bayes_standardize",
     "between_collection",
     "ci_expected_width",
     "compare",
@@ -143,7 +161,11 @@ __all__ = [
     "model_names",
     "models",
     "plot_mapping",
+    "plot_pair_probabilities",
+    "plot_posterior_differences",
+    "plot_posterior_ranks",
     "plot_standardization",
+    "plot_system_effects",
     "plot_topic_distributions",
     "plot_topic_set_size",
     "plots",

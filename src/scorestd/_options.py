@@ -21,11 +21,14 @@ __all__ = [
     "AggregationMethod",
     "Alternative",
     "BandwidthRule",
+    "BootstrapOutput",
+    "CIKind",
     "Correction",
     "CorrelationMethod",
     "Degenerate",
     "DesignMethod",
     "DesignTest",
+    "ErrorDistribution",
     "FitDistance",
     "Format",
     "HardnessDegenerate",
@@ -94,6 +97,12 @@ FitDistance = Literal["ks", "cvm"]
 BandwidthRule = Literal["silverman", "scott"]
 #: File formats of score cubes.
 Format = Literal["netcdf", "matrix", "long", "trec_eval"]
+#: Kind of credible interval: equal-tailed or highest density.
+CIKind = Literal["eti", "hdi"]
+#: Distribution of the residuals of a Bayesian model of the scores.
+ErrorDistribution = Literal["normal", "student_t"]
+#: What a Bayesian bootstrap returns: per-cell summaries or the draws themselves.
+BootstrapOutput = Literal["summary", "draws"]
 
 #: Spellings of earlier releases, read with a ``DeprecationWarning``: old → new.
 RENAMED_TESTS: Mapping[str, str] = {"t": "paired_t", "randomised_tukey": "randomised_tukey_hsd"}

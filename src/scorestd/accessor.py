@@ -34,6 +34,9 @@ METHODS: tuple[str, ...] = (
     # resampling experiments
     "within_collection", "between_collection", "split_half", "smoothing_experiment",
     "discriminative_power", "swap_rate", "leave_one_out",
+    # Bayesian analyses
+    "bayes_compare", "bayes_crossed", "bayes_standardize", "assurance",
+    "assurance_topic_set_size",
 )
 
 

@@ -68,7 +68,17 @@ def test_truncnorm_recovers_known_parameters(mu, sigma, seed):
                             size=(1, 20000), random_state=np.random.default_rng(seed))
     fmu, fsigma, ok = fit_truncnorm(x)
     assert ok[0]
-    assert fmu[0] == pytest.approx(mu, abs=0.06) and fsigma[0] == pytest.approx(sigma, rel=0.12)
+    # With σ as wide as the interval the truncated normal is nearly linear on [0, 1] and
+    # (μ, σ) are weakly identified (μ = 0.125, σ = 0.5, seed 559 fits μ = 0.063, σ = 0.545
+    # at a higher likelihood than the truth): check the fitted distribution and that it is
+    # at least as likely as the truth, not the parameters one by one.
+    def dist(m, s):
+        return stats.truncnorm(-m / s, (1 - m) / s, loc=m, scale=s)
+
+    grid = np.linspace(0, 1, 201)
+    assert np.abs(dist(fmu[0], fsigma[0]).cdf(grid) - dist(mu, sigma).cdf(grid)).max() < 0.02
+    assert (dist(fmu[0], fsigma[0]).logpdf(x[0]).sum()
+            >= dist(mu, sigma).logpdf(x[0]).sum() - 1e-6)
 
 
 def test_truncnorm_is_the_maximum_likelihood(ap):

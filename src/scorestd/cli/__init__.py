@@ -29,6 +29,7 @@ COMMANDS: tuple[str, ...] = (
     "discriminative_power",
     "swap_rate",
     "leave_one_out",
+    "bayes",
 )
 
 

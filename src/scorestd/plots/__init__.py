@@ -5,13 +5,23 @@ score cubes or design results. Every function here is also a top-level function 
 :mod:`scorestd`.
 """
 
+from .bayes import (
+    plot_pair_probabilities,
+    plot_posterior_differences,
+    plot_posterior_ranks,
+    plot_system_effects,
+)
 from .design import plot_topic_set_size
 from .report import standardization_report
 from .standardization import plot_mapping, plot_standardization, plot_topic_distributions
 
 __all__ = [
     "plot_mapping",
+    "plot_pair_probabilities",
+    "plot_posterior_differences",
+    "plot_posterior_ranks",
     "plot_standardization",
+    "plot_system_effects",
     "plot_topic_distributions",
     "plot_topic_set_size",
     "standardization_report",

@@ -1,0 +1,92 @@
+"""Checks shared by the Bayesian analyses: the scores, a ROPE, the interval options."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from .._options import CIKind, check_option, check_probability
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import OptionError, ScoreDataError
+
+__all__ = ["check_interval", "check_rope", "check_scores", "one_measure"]
+
+
+def check_scores(cube: xr.DataArray, what: str) -> None:
+    """At least 2 topics and 2 systems, and no system or topic without a score.
+
+    ``what`` names the analysis in the messages. Infinite scores are refused by
+    :func:`scorestd.validate` already; ``NaN`` (a missing score) is allowed.
+    """
+    for dim in (TOPIC, SYSTEM):
+        if cube.sizes[dim] < 2:
+            raise ScoreDataError(f"{what} needs at least 2 {dim}s, got {cube.sizes[dim]}")
+    if cube.chunks is not None:  # a dask cube: its values are read when computed
+        return
+    present = ~np.isnan(cube.transpose(TOPIC, SYSTEM, MEASURE).values)
+    for dim, axis in ((SYSTEM, 0), (TOPIC, 1)):
+        empty = ~present.any(axis=axis)  # (this dim, measure): no score at all
+        if empty.any():
+            k, m = (int(v[0]) for v in np.nonzero(empty))
+            label = str(cube[dim].values[k])
+            raise ScoreDataError(
+                f"{what}: {dim} {label!r} has no score for measure "
+                f"{str(cube[MEASURE].values[m])!r} (every {dim} needs at least one; "
+                f"drop it with .drop_sel({dim}=[{label!r}]))")
+
+
+def one_measure(cube: xr.DataArray, measure: str | None) -> xr.DataArray:
+    """The ``(topic, system)`` scores of one measure (``measure`` may be omitted when the
+    cube has only one)."""
+    measures = [str(m) for m in cube[MEASURE].values]
+    if measure is None:
+        if len(measures) != 1:
+            raise ScoreDataError(f"the scores have several measures {measures}: pick one "
+                                 f"with measure=")
+        measure = measures[0]
+    if str(measure) not in measures:
+        raise ScoreDataError(f"measure {measure!r} not in the scores; available: {measures}")
+    one = cube.sel({MEASURE: str(measure)}).transpose(TOPIC, SYSTEM)
+    return one.compute() if one.chunks is not None else one
+
+
+def check_rope(rope: Any) -> tuple[float, float] | None:
+    """``None``, a half-width r > 0 (the ROPE [−r, r]) or a pair ``(low, high)``, low < high.
+
+    Examples
+    --------
+    >>> check_rope(0.01)
+    (-0.01, 0.01)
+    >>> check_rope((0.0, 0.02))
+    (0.0, 0.02)
+    """
+    if rope is None:
+        return None
+    message = (f"rope must be a half-width r > 0 (the interval [-r, r]) or a pair "
+               f"(low, high) of finite numbers with low < high; got {rope!r}")
+    if isinstance(rope, bool) or isinstance(rope, str):
+        raise OptionError(message)
+    if np.ndim(rope) == 0:
+        try:
+            r = float(rope)
+        except (TypeError, ValueError):
+            raise OptionError(message) from None
+        if not (math.isfinite(r) and r > 0):
+            raise OptionError(message)
+        return (-r, r)
+    try:
+        low, high = (float(v) for v in rope)
+    except (TypeError, ValueError):
+        raise OptionError(message) from None
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise OptionError(message)
+    return (low, high)
+
+
+def check_interval(ci_prob: Any, ci_kind: str) -> float:
+    """The interval probability in (0, 1) and its kind (``"eti"`` or ``"hdi"``)."""
+    check_option(ci_kind, CIKind, "ci_kind")
+    return check_probability("ci_prob", ci_prob)

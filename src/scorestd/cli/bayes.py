@@ -1,0 +1,121 @@
+"""``scorestd bayes``: posterior comparison of systems with the crossed random-effects model."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..bayes import bayes_compare, bayes_crossed
+from ..dims import MEASURE
+from ..errors import ScorestdError
+from ..plots.bayes import plot_pair_probabilities, plot_system_effects
+from ._common import add_command, load_data, print_table
+
+COLUMNS = ["mean", "sd", "ci_low", "ci_high", "prob_best", "mean_rank", "rhat", "ess_bulk"]
+PAIR_COLUMNS = ["system", "system2", "mean", "ci_low", "ci_high", "prob_greater",
+                "prob_below_rope", "prob_in_rope", "prob_above_rope"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = add_command(
+        sub, "bayes", run, help="Bayesian comparison of systems (crossed random effects)",
+        description="Fit the crossed topic × system random-effects model by Gibbs sampling "
+                    "and print each system's effect (posterior mean, credible interval, "
+                    "P(best), mean rank, R-hat, ESS), the variance components and the "
+                    "pairs; optionally draw the forest plot of system effects and the heat "
+                    "map of pairwise probabilities. --closed-form prints the closed-form "
+                    "paired posterior of every pair instead (no sampling).")
+    p.add_argument("--chains", type=int, default=4, help="chains (default: 4)")
+    p.add_argument("--draws", type=int, default=2000,
+                   help="draws kept per chain (default: 2000)")
+    p.add_argument("--warmup", type=int, default=1000,
+                   help="warm-up iterations per chain (default: 1000)")
+    p.add_argument("--thin", type=int, default=1, help="thinning (default: 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
+    p.add_argument("--errors", choices=("normal", "student_t"), default="normal",
+                   help="residual distribution (default: normal)")
+    p.add_argument("--nu", type=float, default=4.0,
+                   help="degrees of freedom of Student-t residuals (default: 4)")
+    p.add_argument("--heteroscedastic", action="store_true",
+                   help="one residual variance per system")
+    p.add_argument("--ci-prob", type=float, default=0.95,
+                   help="probability of the credible intervals (default: 0.95)")
+    p.add_argument("--rope", type=float, default=None,
+                   help="half-width r of the region of practical equivalence [-r, r]")
+    p.add_argument("--pairs", type=int, default=10, metavar="N",
+                   help="print the N most uncertain pairs (P(A > B) closest to 1/2; "
+                        "default: 10; 0: none)")
+    p.add_argument("--closed-form", action="store_true",
+                   help="closed-form paired posterior of every pair (no model fit)")
+    p.add_argument("--forest", metavar="PATH", help="write the forest plot of system effects")
+    p.add_argument("--heatmap", metavar="PATH",
+                   help="write the heat map of pairwise probabilities P(A > B)")
+    p.add_argument("--save", metavar="PATH",
+                   help="write the posterior draws (netCDF groups, readable by arviz)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.forest or args.heatmap:
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only, no window
+    cube = load_data(args)
+    if args.closed_form:
+        return _closed_form(cube, args)
+    measures = [str(m) for m in cube[MEASURE].values]
+    if len(measures) > 1 and (args.forest or args.heatmap or args.save):
+        raise ScorestdError(f"the data have several measures {measures}: pick one with "
+                            f"--measure to write figures or draws")
+    for measure in measures:
+        fit = bayes_crossed(cube, measure=measure, chains=args.chains, draws=args.draws,
+                            warmup=args.warmup, thin=args.thin, seed=args.seed,
+                            errors=args.errors, nu=args.nu,
+                            heteroscedastic=args.heteroscedastic)
+        attrs = fit.posterior.attrs
+        print(f"measure: {measure}   crossed random effects ({attrs['errors']} errors"
+              f"{', per-system variances' if args.heteroscedastic else ''})   chains: "
+              f"{attrs['chains']} × {attrs['draws']} draws (warm-up {attrs['warmup']}, "
+              f"seed {attrs['seed']})")
+        print(f"system effects ({args.ci_prob:.0%} HDI), best first:")
+        table = fit.summary(ci_prob=args.ci_prob)[COLUMNS]
+        print_table(table)
+        print()
+        print(f"variance components ({args.ci_prob:.0%} ETI):")
+        print_table(fit.variance_components(ci_prob=args.ci_prob).to_dataframe(),
+                    floatfmt="{:.6f}")
+        print()
+        if args.pairs:
+            pairs = fit.pairs(ci_prob=args.ci_prob, rope=args.rope)
+            _print_pairs(pairs, args.pairs)
+        if args.forest:
+            plot_system_effects(fit, ci_prob=args.ci_prob, path=args.forest)
+            print(f"figure written to {args.forest}")
+        if args.heatmap:
+            plot_pair_probabilities(fit.pairs(), path=args.heatmap)
+            print(f"figure written to {args.heatmap}")
+        if args.save:
+            fit.to_datatree().to_netcdf(args.save)
+            print(f"posterior written to {args.save}")
+    return 0
+
+
+def _print_pairs(pairs, top: int) -> None:
+    frame = pairs.to_dataframe()
+    frame = frame[[c for c in PAIR_COLUMNS if c in frame.columns]]
+    order = (frame["prob_greater"] - 0.5).abs().sort_values(kind="stable").index
+    print(f"the {min(top, len(frame))} most uncertain of {len(frame)} pairs "
+          f"(P(A > B) closest to 1/2):")
+    print_table(frame.loc[order[:top]].reset_index(drop=True))
+    print()
+
+
+def _closed_form(cube, args: argparse.Namespace) -> int:
+    res = bayes_compare(cube, ci_prob=args.ci_prob, rope=args.rope)
+    for measure in res[MEASURE].values:
+        one = res.sel({MEASURE: measure})
+        print(f"measure: {measure}   closed-form paired posterior (reference prior)   "
+              f"pairs: {one.sizes['pair']}")
+        _print_pairs(one, args.pairs or one.sizes["pair"])
+        if args.heatmap:
+            plot_pair_probabilities(one, path=args.heatmap)
+            print(f"figure written to {args.heatmap}")
+    return 0
