@@ -48,10 +48,7 @@ import numpy as np
 import pandas as pd
 
 import scorestd
-from scorestd.stats.significance import TESTS
 
-# the paired t-test's name: "paired_t" (earlier releases: "t")
-PAIRED_T = "paired_t" if "paired_t" in TESTS else "t"
 DATA = {"robust2004": scorestd.datasets.load("robust2004").sel(measure="ap"),
         "adhoc8": scorestd.datasets.load("adhoc8_ap").sel(measure="ap")}
 {name: dict(cube.sizes) for name, cube in DATA.items()}
@@ -68,8 +65,8 @@ warning.
 
 FIT = """\
 def decisions(cube):
-    freq = scorestd.compare(cube, PAIRED_T, correction="holm")
-    one_sided = scorestd.compare(cube, PAIRED_T, alternative="greater")
+    freq = scorestd.compare(cube, "paired_t", correction="holm")
+    one_sided = scorestd.compare(cube, "paired_t", alternative="greater")
     closed = scorestd.bayes_compare(cube, rope=ROPE)
     fit = scorestd.bayes_crossed(cube, chains=CHAINS, draws=DRAWS, warmup=WARMUP, seed=SEED,
                                  progress=False)
