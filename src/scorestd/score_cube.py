@@ -17,9 +17,19 @@ import pandas as pd
 import xarray as xr
 
 from .dims import CUBE_DIMS, CUBE_NAME, DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError
+from .errors import ScoreDataError, warn
+from .frames import frame_to_array
+from .measures import measure_info, out_of_range
 
-__all__ = ["cell_label", "cube", "first_cell", "match_input_dims", "validate"]
+__all__ = ["cell_label", "check_ranges", "cube", "first_cell", "labelled", "match_input_dims",
+           "range_report", "validate"]
+
+#: ``attrs`` key marking a cube whose values are not raw measure scores (set by
+#: :func:`scorestd.standardize`); such cubes are not range-checked.
+TRANSFORMED = "standardization"
+
+#: Out-of-range scores quoted in a message.
+_QUOTED = 3
 
 
 def cube(
@@ -29,6 +39,7 @@ def cube(
     systems: Sequence[Hashable] | None = None,
     measures: Sequence[Hashable] | None = None,
     attrs: Mapping[str, Any] | None = None,
+    strict: bool = False,
 ) -> xr.DataArray:
     """Build a validated score cube from an array of scores.
 
@@ -43,6 +54,9 @@ def cube(
         measure of a 2-D array.
     attrs : mapping, optional
         Provenance to keep with the cube (e.g. ``collection``, ``source``).
+    strict : bool
+        Raise instead of warning on scores outside their measure's range (see
+        :func:`validate`).
 
     Returns
     -------
@@ -53,7 +67,13 @@ def cube(
     ------
     ScoreDataError
         If the shape and labels disagree, a label is repeated or empty, or a value
-        is not a finite number or ``NaN``.
+        is not a finite number or ``NaN``; with ``strict=True``, a score outside its
+        measure's range.
+
+    Warns
+    -----
+    ScorestdWarning
+        A score outside its measure's range (see :func:`validate`).
 
     Examples
     --------
@@ -63,6 +83,28 @@ def cube(
     ('topic', 'system', 'measure')
     >>> c.sel(topic="402", system="bm25", measure="ap").item()
     0.3
+    """
+    return validate(labelled(values, topics=topics, systems=systems, measures=measures,
+                             attrs=attrs), strict=strict)
+
+
+def labelled(
+    values: Any,
+    *,
+    topics: Sequence[Hashable] | None = None,
+    systems: Sequence[Hashable] | None = None,
+    measures: Sequence[Hashable] | None = None,
+    attrs: Mapping[str, Any] | None = None,
+) -> xr.DataArray:
+    """The DataArray :func:`cube` validates: labels checked against the shape only.
+
+    Readers that check ranges themselves (naming file and line) validate it with
+    ``check_range=False``.
+
+    Examples
+    --------
+    >>> labelled([[0.5]]).dims
+    ('topic', 'system', 'measure')
     """
     array = np.asarray(values)
     if array.ndim == 2:
@@ -85,11 +127,11 @@ def cube(
             raise ScoreDataError(
                 f"{len(labels[dim])} {dim} labels given for {size} {dim}s in the scores"
             )
-    da = xr.DataArray(array, dims=CUBE_DIMS, coords=labels, attrs=dict(attrs or {}))
-    return validate(da)
+    return xr.DataArray(array, dims=CUBE_DIMS, coords=labels, attrs=dict(attrs or {}))
 
 
-def validate(obj: Any, *, what: str = "scores", copy: bool = True) -> xr.DataArray:
+def validate(obj: Any, *, what: str = "scores", copy: bool = True, strict: bool = False,
+             check_range: bool = True) -> xr.DataArray:
     """Check a score cube and return it in canonical form.
 
     The result is a new DataArray (the input is never modified) with dims in the order
@@ -97,16 +139,28 @@ def validate(obj: Any, *, what: str = "scores", copy: bool = True) -> xr.DataArr
 
     Parameters
     ----------
-    obj : xarray.DataArray or pandas.DataFrame
-        A cube, a 2-D ``(topic, system)`` array, or a DataFrame with topics as rows
-        and systems as columns. A 2-D input gets a ``measure`` dim labelled by its
-        scalar ``measure`` coordinate if it has one (as after
-        ``cube.sel(measure="ap")``), by ``attrs["measure"]``, or ``"score"``.
+    obj : xarray.DataArray, pandas.DataFrame or pandas.Series
+        A cube, a 2-D ``(topic, system)`` array, a DataFrame whose axis names say which
+        axis holds topics and which systems (``frame.rename_axis(index="topic",
+        columns="system")``, or the transpose), or a Series indexed by named
+        ``topic``/``system`` (and ``measure``) levels. pandas objects are read by their
+        labels, never by position: an unnamed or tidy frame is refused with the call to
+        make (:func:`scorestd.from_dataframe` for tidy tables). A 2-D input gets a
+        ``measure`` dim labelled by its scalar ``measure`` coordinate if it has one (as
+        after ``cube.sel(measure="ap")``), by ``attrs["measure"]``, or ``"score"``.
     what : str
         How the input is called in error messages.
     copy : bool
         ``False`` lets the result share float64 values with ``obj`` instead of
         copying them: faster for a caller that never writes to the result.
+    strict : bool
+        Raise :class:`~scorestd.errors.ScoreDataError` instead of warning when a score is
+        outside the range of its measure.
+    check_range : bool
+        Check scores against their measure's range (:func:`scorestd.measure_info`):
+        ``AP`` in [0, 1], ``P@10`` a multiple of 0.1, ``RR`` 0 or 1/rank … Measures the
+        registry does not know are unbounded. Cubes whose ``attrs`` have
+        ``standardization`` (standardized values) are never checked.
 
     Returns
     -------
@@ -117,9 +171,16 @@ def validate(obj: Any, *, what: str = "scores", copy: bool = True) -> xr.DataArr
     ------
     ScoreDataError
         On missing or unexpected dims, missing, empty or repeated labels,
-        non-numeric values, or infinite values (named by topic, system and measure).
-        ``NaN`` is a missing score and always allowed. Values of a dask-backed cube
-        are not inspected (that would compute them).
+        non-numeric values, or infinite values (named by topic, system and measure);
+        with ``strict=True``, scores outside their measure's range. ``NaN`` is a
+        missing score and always allowed. Values of a dask-backed cube are not
+        inspected (that would compute them).
+
+    Warns
+    -----
+    ScorestdWarning
+        Scores outside their measure's range, naming the source file (``attrs["source"]``),
+        the measure, its range, and the first topics, systems and values at fault.
 
     Examples
     --------
@@ -130,8 +191,8 @@ def validate(obj: Any, *, what: str = "scores", copy: bool = True) -> xr.DataArr
     >>> c.dims, c.topic.values.tolist(), c.measure.values.tolist()
     (('topic', 'system', 'measure'), ['401'], ['score'])
     """
-    if isinstance(obj, pd.DataFrame):
-        obj = _from_wide_frame(obj)
+    if isinstance(obj, pd.DataFrame | pd.Series):
+        obj = frame_to_array(obj, what)
     if not isinstance(obj, xr.DataArray):
         raise ScoreDataError(
             f"{what} must be an xarray.DataArray with dims {CUBE_DIMS} (or a 2-D "
@@ -154,7 +215,66 @@ def validate(obj: Any, *, what: str = "scores", copy: bool = True) -> xr.DataArr
         if name not in CUBE_DIMS and set(coord.dims) <= set(CUBE_DIMS)
     }
     out = xr.DataArray(data, dims=CUBE_DIMS, coords=coords, attrs=dict(da.attrs), name=CUBE_NAME)
-    return out.assign_coords(extra) if extra else out
+    out = out.assign_coords(extra) if extra else out
+    if check_range:
+        check_ranges(out, strict=strict, what=what)
+    return out
+
+
+def range_report(scores: xr.DataArray) -> dict[str, tuple[str, np.ndarray]]:
+    """Per measure of a canonical cube: its range in words and the mask of scores outside it.
+
+    Unknown measures read ``"unknown: unbounded"`` with an all-``False`` mask; a cube of
+    standardized values (``attrs["standardization"]``) reads ``"standardized"``.
+
+    Examples
+    --------
+    >>> text, bad = range_report(labelled([[0.5, 0.7]], measures=["recip_rank"]))["recip_rank"]
+    >>> text, bad.ravel().tolist()
+    ('0 or 1/rank in [0, 1]', [False, True])
+    """
+    out = {}
+    for k, label in enumerate(scores[MEASURE].values):
+        values = np.asarray(scores.data[..., k])
+        info = None if TRANSFORMED in scores.attrs else measure_info(str(label))
+        if info is None:
+            text = "standardized" if TRANSFORMED in scores.attrs else "unknown: unbounded"
+            out[str(label)] = (text, np.zeros(values.shape, dtype=bool))
+        else:
+            out[str(label)] = (info.describe(), out_of_range(values, info))
+    return out
+
+
+def check_ranges(scores: xr.DataArray, *, strict: bool = False, what: str = "scores") -> None:
+    """Warn (or raise with ``strict``) when a canonical cube has scores its measures cannot give.
+
+    Nothing is checked for a dask-backed cube or one of standardized values.
+
+    Examples
+    --------
+    >>> check_ranges(labelled([[0.5, 1.5]], measures=["ap"]), strict=True)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.ScoreDataError: scores: 1 'ap' score outside [0, 1] ...
+    """
+    if _is_dask(scores.data) or TRANSFORMED in scores.attrs:
+        return
+    source = scores.attrs.get("source") or what
+    for k, (label, (text, bad)) in enumerate(range_report(scores).items()):
+        if not bad.any():
+            continue
+        positions = np.argwhere(bad)[:_QUOTED]
+        examples = "; ".join(
+            f"{float(scores.data[t, s, k])!r} at topic {str(scores[TOPIC].values[t])!r}, "
+            f"system {str(scores[SYSTEM].values[s])!r}" for t, s in positions)
+        count = int(bad.sum())
+        message = (f"{source}: {count} {label!r} score{'s' if count > 1 else ''} outside "
+                   f"{text} ({examples}{'; …' if count > _QUOTED else ''}); a column of ids "
+                   "read as scores, a mislabelled measure or a damaged file? "
+                   "(scorestd.register_measure declares other bounds)")
+        if strict:
+            raise ScoreDataError(message)
+        warn(message)
 
 
 def match_input_dims(result: xr.DataArray, original: Any) -> xr.DataArray:
@@ -184,20 +304,6 @@ def _default_labels(labels: Sequence[Hashable] | None, prefix: str, n: int) -> l
     if labels is None:
         return [f"{prefix}{i + 1}" for i in range(n)]
     return list(labels)
-
-
-def _from_wide_frame(frame: pd.DataFrame) -> xr.DataArray:
-    if frame.index.nlevels != 1 or frame.columns.nlevels != 1:
-        raise ScoreDataError(
-            "a DataFrame of scores must have topics as its index and systems as its columns "
-            "(one level each); use scorestd.io.from_dataframe for long/tidy frames"
-        )
-    return xr.DataArray(
-        frame.to_numpy(),
-        dims=(TOPIC, SYSTEM),
-        coords={TOPIC: list(frame.index), SYSTEM: list(frame.columns)},
-        attrs=dict(frame.attrs),
-    )
 
 
 def _add_measure_dim(da: xr.DataArray) -> xr.DataArray:

@@ -44,7 +44,8 @@ def test_two_d_input_gives_two_d_shaped_result(small_cube):
 
 
 def test_dataframe_input():
-    wide = pd.DataFrame({"a": [0.2, 0.4], "b": [0.1, 0.3]}, index=["q1", "q2"])
+    wide = pd.DataFrame({"a": [0.2, 0.4], "b": [0.1, 0.3]},
+                        index=pd.Index(["q1", "q2"], name="topic"))
     got = aggregate(wide, "am")
     assert got.sel(system="a").item() == pytest.approx(0.3)
 
