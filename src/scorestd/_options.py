@@ -25,6 +25,8 @@ __all__ = [
     "CorrelationMethod",
     "Degenerate",
     "DesignMethod",
+    "DecimalMark",
+    "Delimiter",
     "DesignTest",
     "FitDistance",
     "Format",
@@ -38,6 +40,7 @@ __all__ = [
     "SplitKind",
     "TieRule",
     "Ties",
+    "TopicSet",
     "VarianceKind",
     "WilcoxonMethod",
     "check_count",
@@ -92,8 +95,19 @@ DesignMethod = Literal["sakai", "exact"]
 FitDistance = Literal["ks", "cvm"]
 #: Bandwidth rules of the kernel density model.
 BandwidthRule = Literal["silverman", "scott"]
-#: File formats of score cubes.
-Format = Literal["netcdf", "matrix", "long", "trec_eval"]
+#: File formats of score cubes (``parquet``: a long table, with pyarrow installed).
+Format = Literal["netcdf", "matrix", "long", "trec_eval", "parquet"]
+#: Runs (or files) that cover different topics: keep the topics all cover, every topic
+#: (``NaN`` where a run lacks it), or raise.
+TopicSet = Literal["intersection", "union", "strict"]
+#: Field separators of CSV files (``None`` everywhere means: sniff from the file).
+Delimiter = Literal[",", ";", "\t"]
+#: Decimal marks of CSV files.
+DecimalMark = Literal[".", ","]
+#: The distribution models the package registers itself, in registry order (the command
+#: line lists them without importing the models; a test checks them against the registry).
+BUILTIN_MODELS: tuple[str, ...] = ("normal", "uniform", "empirical", "z", "beta", "kde",
+                                   "truncnorm")
 
 #: Spellings of earlier releases, read with a ``DeprecationWarning``: old → new.
 RENAMED_TESTS: Mapping[str, str] = {"t": "paired_t", "randomised_tukey": "randomised_tukey_hsd"}

@@ -7,8 +7,6 @@ from typing import get_args
 
 from .._options import Alternative, Correction
 from ..dims import MEASURE
-from ..kernels.significance import FAMILY_TESTS
-from ..stats.significance import compare, fraction_significant
 from ._common import (
     add_command,
     add_resamples_argument,
@@ -46,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..kernels.significance import FAMILY_TESTS
+    from ..stats.significance import compare, fraction_significant
+
     cube = load_data(args)
     correction = None if args.correction == "none" or args.test in FAMILY_TESTS else args.correction
     res = compare(cube, args.test, baseline=args.baseline, alternative=args.alternative,
