@@ -33,6 +33,7 @@ __all__ = [
     "HardnessDegenerate",
     "HardnessMethod",
     "MissingPrior",
+    "MissingRun",
     "NanPolicy",
     "PairedTest",
     "PowerTest",
@@ -100,6 +101,8 @@ Format = Literal["netcdf", "matrix", "long", "trec_eval", "parquet"]
 #: Runs (or files) that cover different topics: keep the topics all cover, every topic
 #: (``NaN`` where a run lacks it), or raise.
 TopicSet = Literal["intersection", "union", "strict"]
+#: The score of a qrels topic a run retrieved nothing for (``trec_eval -c``: zero).
+MissingRun = Literal["zero", "nan"]
 #: Field separators of CSV files (``None`` everywhere means: sniff from the file).
 Delimiter = Literal[",", ";", "\t"]
 #: Decimal marks of CSV files.

@@ -18,13 +18,14 @@ import xarray as xr
 from .dims import MEASURE, SYSTEM, TOPIC
 from .errors import ScoreDataError
 
-__all__ = ["COLUMN_ALIASES", "axis_role", "frame_to_array", "role_of"]
+__all__ = ["COLUMN_ALIASES", "axis_role", "frame_to_array", "id_like", "role_of"]
 
 #: Column (or axis) names recognised for each role, lower case, in order of preference.
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     SYSTEM: ("system", "run", "run_id", "runid", "run_name", "name", "model", "systems",
              "runs"),
-    TOPIC: ("topic", "query", "query_id", "qid", "topic_id", "q_id", "topics", "queries"),
+    TOPIC: ("topic", "query", "query_id", "qid", "topic_id", "q_id", "topics", "queries",
+            "queryid", "topicid", "qno"),
     MEASURE: ("measure", "metric", "measures", "metrics"),
     "value": ("value", "score", "values", "scores"),
 }
@@ -100,12 +101,37 @@ def frame_to_array(obj: Any, what: str = "scores") -> xr.DataArray:
             f"{frame.columns.name!r}; a topic × system matrix needs one axis of topics and one "
             f"of systems: {_WIDE_CALL}; or read a per-query table with scorestd.from_dataframe"
         )
+    _check_no_id_columns(frame if dims[1] == SYSTEM else frame.T, what)
     return xr.DataArray(
         frame.to_numpy(),
         dims=dims,
         coords={dims[0]: list(frame.index), dims[1]: list(frame.columns)},
         attrs=dict(frame.attrs),
     )
+
+
+def id_like(values: Any) -> bool:
+    """Whether a column of numbers reads like identifiers: distinct, sorted whole numbers
+    above 1 (``401, 402, 403``), which no effectiveness measure gives topic after topic.
+
+    Examples
+    --------
+    >>> id_like([401, 402, 403]), id_like([0.25, 0.5, 0.75]), id_like([3, 1, 2])
+    (True, False, False)
+    """
+    x = pd.to_numeric(pd.Series(values), errors="coerce").dropna().to_numpy()
+    return bool(x.size >= 2 and (x == x.round()).all() and x.max() > 1
+                and (x[1:] > x[:-1]).all())
+
+
+def _check_no_id_columns(frame: pd.DataFrame, what: str) -> None:
+    for column in frame.columns:
+        if id_like(frame[column]):
+            raise ScoreDataError(
+                f"{what}: column {column!r} holds sorted distinct whole numbers "
+                f"({', '.join(map(str, frame[column].iloc[:3].tolist()))} …): ids, not the "
+                "scores of a system; make it the index (frame.set_index(...)) and name it, "
+                "or read the frame with scorestd.from_dataframe")
 
 
 def _series_to_array(series: pd.Series, what: str) -> xr.DataArray:
