@@ -11,6 +11,7 @@ still read for one release, with a ``DeprecationWarning`` (:func:`check_option` 
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
@@ -48,6 +49,7 @@ __all__ = [
     "check_option",
     "check_positive",
     "check_probability",
+    "check_seed",
 ]
 
 #: Direction of a one-sided test: ``"greater"`` means the first system scores higher.
@@ -213,6 +215,29 @@ def check_count(name: str, value: Any, minimum: int = 1) -> int:
     if number != value or number < minimum:
         raise OptionError(f"{name} must be an integer ≥ {minimum}; got {value!r}")
     return number
+
+
+def check_seed(name: str, value: Any, *, required: bool = False) -> Any:
+    """A seed: a non-negative integer, a ``numpy.random.SeedSequence``, ``Generator`` or
+    ``BitGenerator`` (or ``None`` unless ``required``), returned as it is.
+
+    Examples
+    --------
+    >>> check_seed("seed", 7)
+    7
+    >>> check_seed("seed", "abc")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: seed must be a non-negative integer or a numpy.random.SeedSequence or Generator; got 'abc'
+    """
+    if value is None and not required:
+        return value
+    if type(value).__module__.startswith("numpy.random"):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise OptionError(f"{name} must be a non-negative integer or a numpy.random.SeedSequence "
+                      f"or Generator; got {value!r}")
 
 
 def _as_float(name: str, value: Any) -> float:

@@ -21,7 +21,7 @@ from .errors import ScoreDataError, warn
 from .frames import frame_to_array
 from .measures import measure_info, out_of_range
 
-__all__ = ["cell_label", "check_ranges", "cube", "first_cell", "labelled", "match_input_dims",
+__all__ = ["cell_label", "check_ranges", "check_same_collection", "collection_of", "cube", "first_cell", "labelled", "match_input_dims",
            "range_report", "validate"]
 
 #: ``attrs`` keys marking a cube whose values are not measured raw scores: standardized
@@ -384,6 +384,41 @@ def _coerce_objects(values: np.ndarray, da: xr.DataArray, what: str) -> np.ndarr
 def _where(da: xr.DataArray, t: int, s: int, m: int) -> str:
     labels = (str(da[dim].values[i]) for dim, i in zip(CUBE_DIMS, (t, s, m), strict=True))
     return ", ".join(f"{dim} {label!r}" for dim, label in zip(CUBE_DIMS, labels, strict=True))
+
+
+def collection_of(obj: Any) -> str | None:
+    """The ``collection`` attr of a cube, Dataset or fitted model (``None`` if unknown)."""
+    attrs = getattr(obj, "attrs", None)
+    if attrs is None and hasattr(obj, "params"):
+        attrs = getattr(obj.params, "attrs", None)
+    value = (attrs or {}).get("collection")
+    return None if value in (None, "") else str(value)
+
+
+def check_same_collection(scores: Any, other: Any, *, what: str, allowed: bool) -> None:
+    """Refuse ``other`` (a reference, a prior) from another collection than ``scores``.
+
+    Topic labels cannot tell collections apart (every bundled collection labels its
+    topics ``t01`` …), so the ``collection`` attrs do; when either is unknown nothing
+    is checked.
+
+    Examples
+    --------
+    >>> a = labelled([[0.5]], attrs={"collection": "robust2004"})
+    >>> b = labelled([[0.5]], attrs={"collection": "adhoc8"})
+    >>> check_same_collection(a, b, what="reference", allowed=True)
+    >>> check_same_collection(a, b, what="reference", allowed=False)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.ScoreDataError: the reference is from collection 'adhoc8' but the scores from 'robust2004' ...
+    """
+    mine, theirs = collection_of(scores), collection_of(other)
+    if allowed or mine is None or theirs is None or mine == theirs:
+        return
+    raise ScoreDataError(
+        f"the {what} is from collection {theirs!r} but the scores from {mine!r} (their "
+        "attrs['collection']); topic labels alone cannot tell collections apart, so this "
+        "would pair unrelated topics. Pass cross_collection=True if it is intended")
 
 
 def _not_raw(scores: xr.DataArray) -> bool:
