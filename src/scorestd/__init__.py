@@ -26,9 +26,10 @@ import importlib.util
 import sys
 import warnings
 
-from ._version import __version__
-from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import (
+# Light names, imported at once (re-exported: in __all__)
+from ._version import __version__  # noqa: F401
+from .dims import MEASURE, SYSTEM, TOPIC  # noqa: F401
+from .errors import (  # noqa: F401
     OptionError,
     ScoreDataError,
     ScorestdError,

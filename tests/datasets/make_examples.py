@@ -66,7 +66,7 @@ def main() -> None:
         out.append(f"{'num_q':<22}\tall\t{len(TOPICS)}\n")
         for name, key in MEASURES.items():
             mean = np.mean([results[t][key] for t in TOPICS])
-            text = str(int(round(mean * len(TOPICS)))) if name.startswith("num_") else f"{mean:.4f}"
+            text = str(round(mean * len(TOPICS))) if name.startswith("num_") else f"{mean:.4f}"
             out.append(f"{name:<22}\tall\t{text}\n")
         (OUT / "trec_eval" / f"{run}.txt").write_text("".join(out))
 

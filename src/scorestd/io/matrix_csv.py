@@ -135,7 +135,7 @@ def read_matrix_csv(
     if n == 0:
         raise ScoreDataError("no topic rows after the header", path=p)
     values = values[:n]
-    stem_collection, stem_measure = _split_stem(p.stem)
+    _, stem_measure = _split_stem(p.stem)
     measure = measure or stem_measure
     if not has_topics:
         if topic_column is None:

@@ -371,6 +371,14 @@ def read_parquet(path: str | os.PathLike, *, strict: bool = False) -> xr.DataArr
     """Read a long Parquet table (as :func:`write_parquet` writes, or any tidy table).
 
     Needs ``pyarrow``. Columns are found as in :func:`from_dataframe`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from scorestd import cube
+    >>> p = write_parquet(cube([[0.5]]), pathlib.Path(tempfile.mkdtemp()) / "c.parquet")  # doctest: +SKIP
+    >>> read_parquet(p).sizes["system"]  # doctest: +SKIP
+    1
     """
     _require_pyarrow()
     p = existing_file(path)

@@ -245,6 +245,10 @@ def evaluate(
         rows = rows[rows[TOPIC].isin(topics)].set_index([TOPIC, MEASURE]).reindex(full)
         if missing == "zero":
             rows = rows.fillna(0.0)
+        else:  # ir_measures scores a topic the run lacks as 0: make it missing
+            retrieved = {doc.query_id for doc in run}
+            lacking = ~rows.index.get_level_values(TOPIC).isin(list(retrieved))
+            rows.loc[lacking, "value"] = float("nan")
         frames.append(rows.reset_index().assign(**{SYSTEM: name}))
     cube = from_dataframe(pd.concat(frames, ignore_index=True), strict=strict,
                           attrs={"source": f"{qrels_path}; " + ", ".join(map(str, files.values())),
