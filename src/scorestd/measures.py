@@ -29,6 +29,9 @@ __all__ = ["TOLERANCE", "Measure", "measure_info", "out_of_range", "register_mea
 #: How far a score may sit from its support: half a unit of trec_eval's 4th decimal.
 TOLERANCE = 5.0001e-5
 
+#: Scores checked at once (larger arrays are checked in blocks of rows).
+_BLOCK = 1 << 20
+
 #: Kinds of support: any value in [lower, upper], multiples of ``1/k`` (P@k), ``0`` or
 #: ``1/r`` for a rank ``r`` (reciprocal rank), whole numbers (counts).
 Support = Literal["interval", "multiples", "reciprocal", "integers"]
@@ -232,6 +235,12 @@ def out_of_range(values: np.ndarray, measure: Measure) -> np.ndarray:
     [False, True, True, False]
     """
     x = np.asarray(values, dtype=np.float64)
+    if x.ndim > 1 and x.size > _BLOCK:  # in blocks of rows: temporaries stay small
+        rows = max(1, _BLOCK // max(1, x[0].size))
+        out = np.empty(x.shape, dtype=bool)
+        for start in range(0, x.shape[0], rows):
+            out[start:start + rows] = out_of_range(x[start:start + rows], measure)
+        return out
     with np.errstate(invalid="ignore", divide="ignore"):
         bad = (x < measure.lower - TOLERANCE) | (x > measure.upper + TOLERANCE)
         if measure.support == "multiples":
