@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import pytest
 import xarray as xr
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,8 +19,7 @@ from scorestd.errors import ScoreDataError, ScorestdWarning
 FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # text made of what score files are made of, and a few things they should not hold
-ALPHABET = st.sampled_from(list("0123456789.,;\t \n-+eEaNn_\"'#qid,topicrunall") + ["\x00",
-                                                                                   "é", "\r"])
+ALPHABET = st.sampled_from([*"0123456789.,;\t \n-+eEaNn_\"'#qid,topicrunall", "\x00", "é", "\r"])
 text = st.lists(ALPHABET, max_size=200).map("".join)
 
 
@@ -36,28 +36,21 @@ def _read_or_data_error(reader, path, **kwargs):
     return cube
 
 
+TEXT_READERS = {  # reader, file name, first line written before the fuzzed text
+    "matrix": (scorestd.read_matrix_csv, "fuzz_ap.csv", ""),
+    "long": (scorestd.read_long_csv, "fuzz.csv", "system,topic,measure,value\n"),
+    "trec_eval": (scorestd.read_trec_eval, "fuzz.eval", ""),
+}
+
+
+@pytest.mark.parametrize("which", sorted(TEXT_READERS))
 @FUZZ
 @given(body=text)
-def test_matrix_csv_reader_on_any_text(tmp_path_factory, body):
-    path = tmp_path_factory.mktemp("m") / "fuzz_ap.csv"
-    path.write_text(body, encoding="utf-8")
-    _read_or_data_error(scorestd.read_matrix_csv, path)
-
-
-@FUZZ
-@given(body=text)
-def test_long_csv_reader_on_any_text(tmp_path_factory, body):
-    path = tmp_path_factory.mktemp("l") / "fuzz.csv"
-    path.write_text("system,topic,measure,value\n" + body, encoding="utf-8")
-    _read_or_data_error(scorestd.read_long_csv, path)
-
-
-@FUZZ
-@given(body=text)
-def test_trec_eval_reader_on_any_text(tmp_path_factory, body):
-    path = tmp_path_factory.mktemp("t") / "fuzz.eval"
-    path.write_text(body, encoding="utf-8")
-    _read_or_data_error(scorestd.read_trec_eval, path)
+def test_text_readers_on_any_text(tmp_path_factory, body, which):
+    reader, name, head = TEXT_READERS[which]
+    path = tmp_path_factory.mktemp(which) / name
+    path.write_text(head + body, encoding="utf-8")
+    _read_or_data_error(reader, path)
 
 
 @FUZZ
