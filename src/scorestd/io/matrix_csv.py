@@ -102,6 +102,9 @@ def read_matrix_csv(
     with open_text(p) as fh:
         reader = csv.reader(text_lines(p, fh), delimiter=dialect.delimiter)
         header = _next_row(reader, p)
+        if not header or not any(cell.strip() for cell in header):
+            raise ScoreDataError("the first line is empty: expected a header naming the "
+                                 "systems", path=p, line=reader.line_num)
         has_topics = _has_topic_column(header) if topic_column is None else topic_column
         systems = [s.strip() for s in (header[1:] if has_topics else header)]
         _check_unique(systems, SYSTEM, p, line=1)

@@ -129,6 +129,8 @@ def from_dataframe(
         # the columns' axis name says what the columns other than the labels are
         label_cols = [c for c in (sys_col, top_col) if c is not None]
         spread = [c for c in df.columns if c not in label_cols]
+        if not spread:
+            raise ScoreDataError(f"no score columns besides {label_cols}")
         _refuse_ids(df, spread)
         df = df.melt(id_vars=label_cols, value_vars=spread, var_name=f"__{columns_role}__",
                      value_name="__value__")
@@ -451,6 +453,8 @@ def _build(
         loc = at(row)
         return ScoreDataError(loc.pop("prefix") + message, **loc)
 
+    if df.empty:
+        raise ScoreDataError("no rows of scores")
     labels = {}
     for role, col in ((SYSTEM, sys_col), (TOPIC, top_col), (MEASURE, mea_col)):
         column = df[col]
