@@ -278,3 +278,10 @@ def test_bad_seed_is_an_option_error():
         scorestd.split_half(ap, trials=2, seed="abc")
     with pytest.raises(OptionError, match="seed must be"):
         scorestd.compare(ap.isel(system=slice(0, 3)), "permutation", seed=-1)
+
+
+def test_a_run_file_read_as_trec_eval_output_says_what_it_is():
+    run = scorestd.datasets.example_path("runs") / "bm25.txt"
+    with pytest.raises(ScoreDataError, match=r"bm25.txt, line 1: too many fields.*TREC run "
+                                             r"file: evaluate runs with scorestd.evaluate"):
+        scorestd.read_trec_eval(run)

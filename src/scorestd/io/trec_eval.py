@@ -253,8 +253,12 @@ def _parse_file(path: Path, strict: bool = False) -> tuple[str | None, dict[tupl
             continue
         if len(fields) != 3:
             few_or_many = "too few" if len(fields) < 3 else "too many"
+            hint = {6: "; this looks like a TREC run file: evaluate runs with "
+                       "scorestd.evaluate(qrels, runs, measures)",
+                    4: "; this looks like a qrels file"}.get(len(fields), "")
             raise ScoreDataError(
-                f"{few_or_many} fields: expected 3 (measure topic value), found {len(fields)}",
+                f"{few_or_many} fields: expected 3 (measure topic value), found "
+                f"{len(fields)}{hint}",
                 path=path,
                 line=line_no,
             )
