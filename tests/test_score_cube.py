@@ -30,7 +30,7 @@ def test_numeric_labels_become_strings():
 
 def test_validate_transposes_and_keeps_attrs_without_modifying_input():
     da = xr.DataArray(
-        np.arange(6.0).reshape(2, 3, 1),
+        np.arange(6.0).reshape(2, 3, 1) / 10,
         dims=("system", "topic", "measure"),
         coords={"system": ["a", "b"], "topic": ["x", "y", "z"], "measure": ["ap"]},
         attrs={"collection": "demo"},
@@ -52,11 +52,14 @@ def test_2d_slice_keeps_its_measure_label_and_match_input_dims_restores_shape(sm
     assert match_input_dims(c, small_cube).dims == c.dims
 
 
-def test_validate_accepts_wide_dataframe():
-    frame = pd.DataFrame({"bm25": [0.1, 0.2], "qld": [0.3, np.nan]}, index=["401", "402"])
+def test_validate_accepts_wide_dataframe_with_named_axes():
+    frame = pd.DataFrame({"bm25": [0.1, 0.2], "qld": [0.3, np.nan]},
+                         index=pd.Index(["401", "402"], name="topic"))
     c = scorestd.validate(frame)
     assert c.system.values.tolist() == ["bm25", "qld"]
     assert np.isnan(c.sel(topic="402", system="qld").item())
+    # the same frame with systems as rows, said by the axis names
+    xr.testing.assert_identical(scorestd.validate(frame.T.rename_axis(index="run")), c)
 
 
 @pytest.mark.parametrize(

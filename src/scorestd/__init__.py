@@ -22,191 +22,58 @@ subpackages hold them by layer (see ``docs/architecture.rst``) and stay importab
 ('topic', 'system', 'measure')
 """
 
+import importlib
+import importlib.util
+import sys
 import warnings
 
-from . import accessor, bayes, datasets, design, experiments, io, kernels, models, plots, stats
-from ._version import __version__
-from .bayes import (
-    assurance,
-    assurance_topic_set_size,
-    bayes_compare,
-    bayes_crossed,
-    bayes_standardize,
-)
-from .design import (
-    anova_residual,
-    ci_expected_width,
-    design_variance,
-    estimate_variance,
-    power_function,
-    sakai_power_anova,
-    sakai_power_paired_t,
-    solve_power,
-    topic_set_size,
-)
-from .dims import MEASURE, SYSTEM, TOPIC
-from .errors import (
+# Light names, imported at once (re-exported: in __all__)
+from ._version import __version__  # noqa: F401
+from .dims import MEASURE, SYSTEM, TOPIC  # noqa: F401
+from .errors import (  # noqa: F401
     OptionError,
     ScoreDataError,
     ScorestdError,
     ScorestdWarning,
     UnreachableTargetError,
 )
-from .experiments import (
-    between_collection,
-    discriminative_power,
-    leave_one_out,
-    smoothing_experiment,
-    split_half,
-    swap_rate,
-    within_collection,
-)
-from .io import (
-    from_dataframe,
-    load,
-    read_groups,
-    read_long_csv,
-    read_matrix_csv,
-    read_netcdf,
-    read_trec_eval,
-    save,
-    to_dataframe,
-    write_long_csv,
-    write_matrix_csv,
-    write_netcdf,
-)
-from .models import (
-    fit_reference,
-    get_model,
-    goodness_of_fit,
-    model_names,
-    read_factors,
-    read_fitted,
-    register_model,
-    standardization_factors,
-    write_factors,
-    write_fitted,
-)
-from .plots import (
-    plot_mapping,
-    plot_pair_probabilities,
-    plot_posterior_differences,
-    plot_posterior_ranks,
-    plot_standardization,
-    plot_system_effects,
-    plot_topic_distributions,
-    plot_topic_set_size,
-    standardization_report,
-)
-from .score_cube import cube, validate
-from .stats import (
-    adjust_pvalues,
-    aggregate,
-    compare,
-    compare_unpaired,
-    correlation,
-    describe,
-    fraction_significant,
-    randomised_tukey_hsd,
-    rank_systems,
-    smooth,
-    standardize,
-    topic_hardness,
-    topic_split,
-    tukey_hsd,
-)
 
-__all__ = [
-    "MEASURE",
-    "SYSTEM",
-    "TOPIC",
-    "OptionError",
-    "ScoreDataError",
-    "ScorestdError",
-    "ScorestdWarning",
-    "UnreachableTargetError",
-    "__version__",
-    "accessor",
-    "adjust_pvalues",
-    "aggregate",
-    "anova_residual",
-    "assurance",
-    "assurance_topic_set_size",
-    "bayes",
-    "bayes_compare",
-    "bayes_crossed",
-    "bayes_standardize",
-    "between_collection",
-    "ci_expected_width",
-    "compare",
-    "compare_unpaired",
-    "correlation",
-    "cube",
-    "datasets",
-    "describe",
-    "design",
-    "design_variance",
-    "discriminative_power",
-    "estimate_variance",
-    "experiments",
-    "fit_reference",
-    "fraction_significant",
-    "from_dataframe",
-    "get_model",
-    "goodness_of_fit",
-    "io",
-    "kernels",
-    "leave_one_out",
-    "load",
-    "model_names",
-    "models",
-    "plot_mapping",
-    "plot_pair_probabilities",
-    "plot_posterior_differences",
-    "plot_posterior_ranks",
-    "plot_standardization",
-    "plot_system_effects",
-    "plot_topic_distributions",
-    "plot_topic_set_size",
-    "plots",
-    "power_function",
-    "randomised_tukey_hsd",
-    "rank_systems",
-    "read_factors",
-    "read_fitted",
-    "read_groups",
-    "read_long_csv",
-    "read_matrix_csv",
-    "read_netcdf",
-    "read_trec_eval",
-    "register_model",
-    "sakai_power_anova",
-    "sakai_power_paired_t",
-    "save",
-    "smooth",
-    "smoothing_experiment",
-    "solve_power",
-    "split_half",
-    "standardization_factors",
-    "standardization_report",
-    "standardize",
-    "stats",
-    "swap_rate",
-    "to_dataframe",
-    "topic_hardness",
-    "topic_set_size",
-    "topic_split",
-    "tukey_hsd",
-    "validate",
-    "within_collection",
-    "write_factors",
-    "write_fitted",
-    "write_long_csv",
-    "write_matrix_csv",
-    "write_netcdf",
-]
+#: Where each public function lives: its subpackage or module. They are imported on first
+#: use (PEP 562), so ``import scorestd`` and ``scorestd --help`` do not pay for scipy,
+#: xarray and pandas before they are needed.
+_LOCATIONS: dict[str, tuple[str, ...]] = {
+    "bayes": ("assurance", "assurance_topic_set_size", "bayes_compare", "bayes_crossed",
+              "bayes_standardize"),
+    "design": ("anova_residual", "ci_expected_width", "design_variance", "estimate_variance",
+               "power_function", "sakai_power_anova", "sakai_power_paired_t", "solve_power",
+               "topic_set_size"),
+    "experiments": ("between_collection", "discriminative_power", "leave_one_out",
+                    "smoothing_experiment", "split_half", "swap_rate", "within_collection"),
+    "io": ("evaluate", "from_dataframe", "from_ir_measures", "from_ranx", "load",
+           "read_groups", "read_long_csv", "read_matrix_csv", "read_netcdf", "read_parquet",
+           "read_trec_eval", "save", "to_dataframe", "write_long_csv", "write_matrix_csv",
+           "write_netcdf", "write_parquet"),
+    "measures": ("measure_info", "register_measure"),
+    "models": ("fit_reference", "get_model", "goodness_of_fit", "model_names", "read_factors",
+               "read_fitted", "register_model", "standardization_factors", "write_factors",
+               "write_fitted"),
+    "plots": ("plot_mapping", "plot_pair_probabilities", "plot_posterior_differences",
+              "plot_posterior_ranks", "plot_standardization", "plot_system_effects",
+              "plot_topic_distributions", "plot_topic_set_size", "standardization_report"),
+    "score_cube": ("cube", "validate"),
+    "stats": ("adjust_pvalues", "aggregate", "compare", "compare_unpaired", "correlation",
+              "describe", "fraction_significant", "randomised_tukey_hsd", "rank_systems",
+              "smooth", "standardize", "topic_hardness", "topic_split", "tukey_hsd"),
+}
+_MODULE_OF = {name: module for module, names in _LOCATIONS.items() for name in names}
+_SUBPACKAGES = ("accessor", "bayes", "datasets", "design", "experiments", "io", "kernels",
+                "models", "plots", "stats")
 
-accessor.register_methods(globals())
+__all__ = sorted(
+    ["MEASURE", "SYSTEM", "TOPIC", "OptionError", "ScoreDataError", "ScorestdError",
+     "ScorestdWarning", "UnreachableTargetError", "__version__", *_SUBPACKAGES, *_MODULE_OF],
+    key=lambda name: (not name.isupper(), not name[0].isupper(), name.lower()),
+)
 
 #: Names of earlier releases, read for one release with a DeprecationWarning: old → new.
 _RENAMED = {"compare_models": "goodness_of_fit"}
@@ -217,5 +84,68 @@ def __getattr__(name: str):
         new = _RENAMED[name]
         warnings.warn(f"scorestd.{name} is now scorestd.{new}; the old name will be removed "
                       "in the next release", DeprecationWarning, stacklevel=2)
-        return globals()[new]
+        return __getattr__(new)
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _MODULE_OF:
+        value = getattr(importlib.import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+def _lookup(name: str):
+    """The public function ``name``, for the accessor's methods (resolved on first use)."""
+    return __getattr__(name)
+
+
+def _register_accessor() -> None:
+    from . import accessor
+
+    accessor.register_methods(_lookup)
+
+
+class _AfterXarray:
+    """Registers the ``.scorestd`` accessor as soon as xarray has been imported.
+
+    ``import scorestd`` does not import xarray (a command line that only prints its help
+    should not wait for it); a DataArray, though, can only exist once xarray is imported,
+    and at that moment this finder's loader adds the accessor.
+    """
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "xarray":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec("xarray")
+        if spec is not None and spec.loader is not None:
+            spec.loader = _ThenRegister(spec.loader)
+        return spec
+
+
+class _ThenRegister:
+    """A loader that runs the real one, then registers the accessor."""
+
+    def __init__(self, loader) -> None:
+        self._loader = loader
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        module.__loader__ = module.__spec__.loader = self._loader
+        self._loader.exec_module(module)
+        _register_accessor()
+
+    def __getattr__(self, name: str):
+        return getattr(self._loader, name)
+
+
+if "xarray" in sys.modules:
+    _register_accessor()
+else:
+    sys.meta_path.insert(0, _AfterXarray())

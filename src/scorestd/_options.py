@@ -11,6 +11,7 @@ still read for one release, with a ``DeprecationWarning`` (:func:`check_option` 
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
@@ -25,7 +26,9 @@ __all__ = [
     "CIKind",
     "Correction",
     "CorrelationMethod",
+    "DecimalMark",
     "Degenerate",
+    "Delimiter",
     "DesignMethod",
     "DesignTest",
     "ErrorDistribution",
@@ -34,6 +37,7 @@ __all__ = [
     "HardnessDegenerate",
     "HardnessMethod",
     "MissingPrior",
+    "MissingRun",
     "NanPolicy",
     "PairedTest",
     "PowerTest",
@@ -41,12 +45,14 @@ __all__ = [
     "SplitKind",
     "TieRule",
     "Ties",
+    "TopicSet",
     "VarianceKind",
     "WilcoxonMethod",
     "check_count",
     "check_option",
     "check_positive",
     "check_probability",
+    "check_seed",
 ]
 
 #: Direction of a one-sided test: ``"greater"`` means the first system scores higher.
@@ -95,8 +101,21 @@ DesignMethod = Literal["sakai", "exact"]
 FitDistance = Literal["ks", "cvm"]
 #: Bandwidth rules of the kernel density model.
 BandwidthRule = Literal["silverman", "scott"]
-#: File formats of score cubes.
-Format = Literal["netcdf", "matrix", "long", "trec_eval"]
+#: File formats of score cubes (``parquet``: a long table, with pyarrow installed).
+Format = Literal["netcdf", "matrix", "long", "trec_eval", "parquet"]
+#: Runs (or files) that cover different topics: keep the topics all cover, every topic
+#: (``NaN`` where a run lacks it), or raise.
+TopicSet = Literal["intersection", "union", "strict"]
+#: The score of a qrels topic a run retrieved nothing for (``trec_eval -c``: zero).
+MissingRun = Literal["zero", "nan"]
+#: Field separators of CSV files (``None`` everywhere means: sniff from the file).
+Delimiter = Literal[",", ";", "\t"]
+#: Decimal marks of CSV files.
+DecimalMark = Literal[".", ","]
+#: The distribution models the package registers itself, in registry order (the command
+#: line lists them without importing the models; a test checks them against the registry).
+BUILTIN_MODELS: tuple[str, ...] = ("normal", "uniform", "empirical", "z", "beta", "kde",
+                                   "truncnorm")
 #: Kind of credible interval: equal-tailed or highest density.
 CIKind = Literal["eti", "hdi"]
 #: Distribution of the residuals of a Bayesian model of the scores.
@@ -205,6 +224,29 @@ def check_count(name: str, value: Any, minimum: int = 1) -> int:
     if number != value or number < minimum:
         raise OptionError(f"{name} must be an integer ≥ {minimum}; got {value!r}")
     return number
+
+
+def check_seed(name: str, value: Any, *, required: bool = False) -> Any:
+    """A seed: a non-negative integer, a ``numpy.random.SeedSequence``, ``Generator`` or
+    ``BitGenerator`` (or ``None`` unless ``required``), returned as it is.
+
+    Examples
+    --------
+    >>> check_seed("seed", 7)
+    7
+    >>> check_seed("seed", "abc")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: seed must be a non-negative integer or a numpy.random.SeedSequence or Generator; got 'abc'
+    """
+    if value is None and not required:
+        return value
+    if type(value).__module__.startswith("numpy.random"):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise OptionError(f"{name} must be a non-negative integer or a numpy.random.SeedSequence "
+                      f"or Generator; got {value!r}")
 
 
 def _as_float(name: str, value: Any) -> float:

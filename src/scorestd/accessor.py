@@ -1,6 +1,7 @@
 """``scores.scorestd.<name>(...)``: the package's functions as methods of any DataArray.
 
-Importing :mod:`scorestd` registers the ``scorestd`` accessor on ``xarray.DataArray``.
+Importing :mod:`scorestd` registers the ``scorestd`` accessor on ``xarray.DataArray`` (at
+once when xarray is already imported, otherwise as soon as it is).
 Each method only delegates: ``scores.scorestd.standardize("normal")`` is
 ``scorestd.standardize(scores, "normal")``, so chains read left to right in a notebook.
 The methods, and the functions they call, are listed in :data:`METHODS`.
@@ -83,11 +84,27 @@ class ScoreCubeAccessor:
         return sorted({*super().__dir__(), *METHODS})
 
 
-def register_methods(namespace: Mapping[str, Callable[..., Any]]) -> None:
+class _LazyMethod:
+    """A method built on first access: its function is imported only when first used."""
+
+    def __init__(self, name: str, lookup: Callable[[str], Callable[..., Any]]) -> None:
+        self.name, self.lookup = name, lookup
+
+    def __get__(self, obj: Any, owner: type) -> Any:
+        method = _method(self.name, self.lookup(self.name))
+        setattr(owner, self.name, method)  # from now on a plain method
+        return method.__get__(obj, owner)
+
+
+def register_methods(
+    namespace: Mapping[str, Callable[..., Any]] | Callable[[str], Callable[..., Any]],
+) -> None:
     """Add one method per name of :data:`METHODS`, calling ``namespace[name]``.
 
-    The package root calls this once with its own namespace, so that the accessor needs no
-    import of the root (imports in the package only go down).
+    The package root calls this once with a function that looks its names up (importing
+    each on first use), so that the accessor needs no import of the root (imports in the
+    package only go down) and registering it imports nothing heavy.
     """
+    lookup = namespace.__getitem__ if isinstance(namespace, Mapping) else namespace
     for name in METHODS:
-        setattr(ScoreCubeAccessor, name, _method(name, namespace[name]))
+        setattr(ScoreCubeAccessor, name, _LazyMethod(name, lookup))

@@ -17,12 +17,13 @@ def write(tmp_path, name, text):
 
 
 def test_reads_with_topic_column(tmp_path):
-    p = write(tmp_path, "trec8_p10.csv", "qid,bm25,qld\n401,0.5,0.25\n402,NA,1\n")
+    p = write(tmp_path, "trec8_p10.csv", "qid,bm25,qld\n401,0.5,0.2\n402,NA,1\n")
     c = read_matrix_csv(p)
     assert c.topic.values.tolist() == ["401", "402"]
     assert c.system.values.tolist() == ["bm25", "qld"]
     assert c.measure.values.tolist() == ["p10"]
-    assert c.attrs["collection"] == "trec8"
+    assert "collection" not in c.attrs  # a file name is no collection: given, or absent
+    assert read_matrix_csv(p, collection="trec8").attrs["collection"] == "trec8"
     assert np.isnan(c.sel(topic="402", system="bm25").item())
     assert c.sel(topic="402", system="qld").item() == 1.0
 

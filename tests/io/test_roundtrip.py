@@ -24,6 +24,7 @@ def cubes(draw):
     values = draw(arrays(np.float64, shape, elements=st.one_of(
         st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False), st.just(np.nan))))
     names = [draw(st.lists(label, min_size=n, max_size=n, unique=True)) for n in shape]
+    names[2] = [f"x:{m}" for m in names[2]]  # no known measure: any value is in range
     attrs = draw(st.dictionaries(st.sampled_from(["collection", "source", "note"]),
                                  st.one_of(label, st.integers(-10, 10)), max_size=3))
     return scorestd.cube(values, topics=names[0], systems=names[1], measures=names[2], attrs=attrs)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scorestd.errors import ScoreDataError
+from scorestd.errors import ScoreDataError, ScorestdWarning
 from scorestd.io import read_trec_eval
+
+# RUN_B lacks topic 10 and two measures of RUN_A: read, both are said
+DIFFERENT_TOPICS = r"trec_eval files cover different topics \(3 in all, 2 in every run\): qld lacks 1 \(10\)"
+MISSING_MEASURES = r"runs without some measures .*: qld lacks num_ret, ndcg_cut_20"
 
 RUN_A = """\
 num_ret               401	1000
@@ -38,7 +42,9 @@ def runs(tmp_path):
 
 
 def test_reads_runs_topics_and_parameterised_measures(runs):
-    c = read_trec_eval([runs / "a.eval", runs / "b.eval"])
+    with pytest.warns(ScorestdWarning, match=DIFFERENT_TOPICS), \
+            pytest.warns(ScorestdWarning, match=MISSING_MEASURES):
+        c = read_trec_eval([runs / "a.eval", runs / "b.eval"])
     assert c.system.values.tolist() == ["bm25", "qld"]
     # natural order: topic 10 before 401; the "all" summaries are not topics
     assert c.topic.values.tolist() == ["10", "401", "402"]
@@ -52,13 +58,15 @@ def test_reads_runs_topics_and_parameterised_measures(runs):
 
 def test_directory_and_measure_filter_and_file_name_fallback(runs):
     (runs / "b.eval").write_text(RUN_B.replace("runid\tall\tqld\n", ""))
-    c = read_trec_eval(runs, measures=["map"])
+    c = read_trec_eval(runs, measures=["map"], topics="union")  # said: no warning
     assert c.system.values.tolist() == ["bm25", "b"]
     assert c.measure.values.tolist() == ["map"]
 
 
 def test_runs_argument_renames(runs):
-    c = read_trec_eval([runs / "a.eval", runs / "b.eval"], runs=["x", "y"])
+    with pytest.warns(ScorestdWarning, match="y lacks 1"), \
+            pytest.warns(ScorestdWarning, match="y lacks num_ret"):
+        c = read_trec_eval([runs / "a.eval", runs / "b.eval"], runs=["x", "y"])
     assert c.system.values.tolist() == ["x", "y"]
 
 

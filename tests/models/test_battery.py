@@ -191,7 +191,8 @@ def test_bad_input_is_named(name, ref):
     with pytest.raises(ScoreDataError, match="has no topic 'q99'"):
         model(name).fit(ref).cdf(ref.assign_coords(topic=[*ref.topic.values[:-1], "q99"]))
     if model(name).bounded:
-        with pytest.raises(ScoreDataError, match="needs scores in \\[0, 1\\]"):
+        with pytest.raises(ScoreDataError, match="needs scores in \\[0, 1\\]"), \
+                pytest.warns(ScorestdWarning, match="scores outside"):
             model(name).fit(ref + 1)
     with pytest.raises(ScorestdError):
         scorestd.standardize(ref, f"{name}-not-registered")

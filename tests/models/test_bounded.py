@@ -178,10 +178,12 @@ def test_sample_from_bounded_models_stays_in_unit_interval(ap):
 def test_scores_outside_unit_interval_are_rejected(small_cube, model):
     bad = small_cube.copy()
     bad[2, 3, 1] = 1.5
-    with pytest.raises(ScoreDataError, match=r"1.5 at topic 't3', system 's4', measure 'ndcg'"):
+    with pytest.raises(ScoreDataError, match=r"1.5 at topic 't3', system 's4', measure 'ndcg'"), \
+            pytest.warns(scorestd.ScorestdWarning, match="1 'ndcg' score outside"):
         scorestd.standardize(bad, model)
     fitted = get_model(model).fit(small_cube)
-    with pytest.raises(ScoreDataError, match=rf"model '{model}' needs scores in \[0, 1\]"):
+    with pytest.raises(ScoreDataError, match=rf"model '{model}' needs scores in \[0, 1\]"), \
+            pytest.warns(scorestd.ScorestdWarning, match="1 'ndcg' score outside"):
         fitted.cdf(bad)
 
 

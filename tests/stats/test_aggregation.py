@@ -44,7 +44,8 @@ def test_two_d_input_gives_two_d_shaped_result(small_cube):
 
 
 def test_dataframe_input():
-    wide = pd.DataFrame({"a": [0.2, 0.4], "b": [0.1, 0.3]}, index=["q1", "q2"])
+    wide = pd.DataFrame({"a": [0.2, 0.4], "b": [0.1, 0.3]},
+                        index=pd.Index(["q1", "q2"], name="topic"))
     got = aggregate(wide, "am")
     assert got.sel(system="a").item() == pytest.approx(0.3)
 
@@ -74,9 +75,11 @@ def test_negative_scores_name_the_system(small_cube):
     bad[5, 4, 1] = -0.25
     for method in ("gm", "egm", "gm_trec_eval", "hm", "ehm"):
         with pytest.raises(ScoreDataError, match=rf"{method} needs non-negative scores: system "
-                                                 r"'s5' has -0.25 at topic 't6', measure 'ndcg'"):
+                                                 r"'s5' has -0.25 at topic 't6', measure 'ndcg'"), \
+                pytest.warns(ScorestdWarning, match=r"'ndcg' score outside \[0, 1\]"):
             aggregate(bad, method)
-    assert np.isfinite(aggregate(bad, "am")).all()
+    with pytest.warns(ScorestdWarning, match=r"-0.25 at topic 't6', system 's5'"):
+        assert np.isfinite(aggregate(bad, "am")).all()
 
 
 def test_harmonic_mean_with_zero_is_undefined(adhoc8_ap):

@@ -75,7 +75,8 @@ def test_nan_dropped_per_pair_or_raised():
     rng = np.random.default_rng(42)
     c = scorestd.cube(rng.random((10, 3)), systems=["a", "b", "c"])
     c[4, 1, 0] = np.nan
-    res = scorestd.compare(c, "paired_t")
+    with pytest.warns(scorestd.ScorestdWarning, match=r"n from 9 to 10 of 10; fewest: a vs b"):
+        res = scorestd.compare(c, "paired_t")
     assert res.n.values.ravel().tolist() == [9, 10, 9] and res.n.dtype == np.int64
     ab = stats.ttest_rel(c.values[:, 0, 0], c.values[:, 1, 0], nan_policy="omit")
     assert res.p_value.sel(pair="a vs b").item() == pytest.approx(ab.pvalue)

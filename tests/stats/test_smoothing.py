@@ -143,8 +143,9 @@ def test_dask_backed_cubes(small_cube):
 def test_standardized_scores_are_smoothed_too(robust2004):
     # The paper also smooths standardized AP: each side is standardized on its own
     # topics (here z-scores per topic across systems, which are negative for weak runs).
-    def z(c):
-        return (c - c.mean("system")) / c.std("system", ddof=1)
+    def z(c):  # marked as standardized: no range check of AP against [0, 1]
+        return ((c - c.mean("system")) / c.std("system", ddof=1)).assign_attrs(
+            standardization="z")
 
     new, prior = z(robust2004.isel(topic=slice(0, 25))), z(partial_prior(robust2004))
     got = smooth(new, prior, alpha=0.5)

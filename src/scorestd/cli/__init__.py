@@ -1,7 +1,10 @@
 """The ``scorestd`` command line.
 
 Each subcommand lives in its own module of this package with a ``register(subparsers)``
-function; :data:`COMMANDS` lists them in the order ``--help`` shows them.
+function; :data:`COMMANDS` lists them in the order ``--help`` shows them. The parser is
+built from light modules only, and each command imports what it computes with inside its
+``run``: ``scorestd --help`` and ``scorestd CMD --help`` answer without numpy, pandas or
+xarray. Warnings about the data are printed as ``scorestd CMD: warning: …``.
 """
 
 from __future__ import annotations
@@ -9,10 +12,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 
 from .._version import __version__
-from ..errors import ScorestdError
+from ..errors import ScorestdError, ScorestdWarning
 
 #: Modules of this package that define subcommands.
 COMMANDS: tuple[str, ...] = (
@@ -51,14 +55,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 bad data, 2 bad usage)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        return int(args.func(args) or 0)
-    except BrokenPipeError:  # pragma: no cover - output piped into `head`
-        sys.stderr.close()
-        return 0
-    except (ScorestdError, OSError) as exc:
-        print(f"scorestd {args.command}: error: {exc}", file=sys.stderr)
-        return 1
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, ScorestdWarning):
+            print(f"scorestd {args.command}: warning: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+        warnings.simplefilter("always", ScorestdWarning)  # printed, never raised
+        warnings.showwarning = show
+        try:
+            return int(args.func(args) or 0)
+        except BrokenPipeError:  # pragma: no cover - output piped into `head`
+            sys.stderr.close()
+            return 0
+        except (ScorestdError, OSError) as exc:
+            print(f"scorestd {args.command}: error: {exc}", file=sys.stderr)
+            return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

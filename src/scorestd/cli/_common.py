@@ -1,18 +1,31 @@
-"""Argument and output helpers shared by the subcommands."""
+"""Argument and output helpers shared by the subcommands.
+
+The parser is built from light modules only (the vocabulary in ``_options``, the errors):
+``scorestd --help`` answers without importing numpy, pandas or xarray. Everything a
+command computes with is imported inside its ``run``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
-from typing import Any, get_args
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, get_args
 
-import pandas as pd
-import xarray as xr
-
-from .._options import RENAMED_TESTS, PairedTest
+from .._options import RENAMED_TESTS, DecimalMark, Format, PairedTest, TopicSet
 from ..errors import ScorestdError
-from ..io import FORMATS, load
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import xarray as xr
+
+#: Input formats ``--format`` takes.
+FORMATS: tuple[str, ...] = get_args(Format)
+#: ``--delimiter`` spellings: the character, or its name.
+DELIMITERS = {",": ",", ";": ";", "\\t": "\t", "\t": "\t", "tab": "\t", "comma": ",",
+              "semicolon": ";"}
 
 
 def add_command(sub: argparse._SubParsersAction, name: str,
@@ -38,15 +51,65 @@ def add_data_argument(parser: argparse.ArgumentParser, *, optional_default: str 
     add_measure_and_format(parser)
 
 
-def add_measure_and_format(parser: argparse.ArgumentParser) -> None:
-    """Add ``--measure`` and ``--format``, the options read by :func:`load_data`."""
-    parser.add_argument("--measure", "-m", help="use only this measure")
+def add_measure_and_format(parser: argparse.ArgumentParser, *,
+                           measure_help: str = "use only this measure") -> None:
+    """Add ``--measure``, ``--format`` and the reading options :func:`load_data` passes on."""
+    parser.add_argument("--measure", "-m", help=measure_help)
     parser.add_argument("--format", choices=FORMATS, help="input format (default: detect)")
+    parser.add_argument("--delimiter", type=_delimiter, metavar="SEP",
+                        help="CSV field separator: ',', ';' or tab (default: sniffed)")
+    parser.add_argument("--decimal", choices=get_args(DecimalMark),
+                        help="CSV decimal mark, '.' or ',' (default: sniffed)")
+    parser.add_argument("--topics", choices=get_args(TopicSet),
+                        help="trec_eval runs that cover different topics: keep the topics all "
+                             "cover (intersection), all topics with missing cells (union) or "
+                             "stop (strict); default: union, with a warning")
+    parser.add_argument("--strict", action="store_true",
+                        help="stop on scores outside their measure's range (default: warn)")
 
 
-def load_data(args: argparse.Namespace) -> xr.DataArray:
-    """Load the DATA argument as a cube."""
-    return load(args.data, format=args.format, measure=args.measure)
+def load_data(args: argparse.Namespace, source: str | None = None) -> xr.DataArray:
+    """Load the DATA argument (or ``source``) as a cube, with the reading options."""
+    from ..io import load
+
+    return load(args.data if source is None else source, format=args.format,
+                measure=args.measure, **reading_options(args))
+
+
+def reading_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`scorestd.load` given on the command line."""
+    return {"delimiter": getattr(args, "delimiter", None),
+            "decimal": getattr(args, "decimal", None),
+            "topics": getattr(args, "topics", None),
+            "strict": getattr(args, "strict", False)}
+
+
+def _delimiter(text: str) -> str:
+    if text not in DELIMITERS:
+        raise argparse.ArgumentTypeError(f"use ',', ';' or tab; got {text!r}")
+    return DELIMITERS[text]
+
+
+def check_output(path: str | os.PathLike, *, directory: bool = False) -> Path:
+    """Check before any computation that ``path`` can be written (see
+    :func:`scorestd.io.check_writable`)."""
+    from ..io.paths import check_writable
+
+    return check_writable(path, directory=directory)
+
+
+def check_figure_path(path: str | None) -> None:
+    """Refuse, before any computation, a figure file matplotlib cannot write or place."""
+    if not path:
+        return
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    suffix = Path(path).suffix.lower().lstrip(".")
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if suffix not in formats:
+        raise ScorestdError(f"{path}: cannot write a figure as {suffix or 'a file without a suffix'!r}; "
+                            f"use one of {', '.join('.' + f for f in sorted(formats))}")
+    check_output(path)
 
 
 def add_test_argument(parser: argparse.ArgumentParser, *, default: str = "paired_t",
@@ -101,8 +164,11 @@ def split_list(text: str | None, convert: Any = str) -> list[Any] | None:
         raise ScorestdError(f"cannot read the list {text!r}: {exc}") from None
 
 
-def print_table(frame: pd.DataFrame, *, floatfmt: str = "{:.4f}") -> None:
-    """Print a DataFrame as an aligned plain-text table."""
+def print_table(frame: pd.DataFrame, *, floatfmt: str = "{:.4f}",
+                legend: dict[str, str] | None = None) -> None:
+    """Print a DataFrame as an aligned plain-text table, with what its columns mean."""
+    import pandas as pd
+
     formatters = {
         c: (lambda v, f=floatfmt: "" if pd.isna(v) else f.format(v))
         for c in frame.columns
@@ -111,6 +177,10 @@ def print_table(frame: pd.DataFrame, *, floatfmt: str = "{:.4f}") -> None:
     with pd.option_context("display.width", 200, "display.max_rows", 10_000,
                            "display.max_columns", 100):
         print(frame.to_string(formatters=formatters))
+    legend = legend if legend is not None else frame.attrs.get("columns")
+    if legend:
+        width = max(len(str(c)) for c in legend)
+        print("\n".join(f"  {str(c) + ':':<{width + 1}} {text}" for c, text in legend.items()))
 
 
 def write_figure(result: Any, path: str | None) -> None:

@@ -5,12 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import xarray as xr
-
-from ..design.power import design_variance
 from ..errors import ScorestdError
-from ..io import load
-from ._common import add_measure_and_format, split_list
+from ._common import add_measure_and_format, load_data, split_list
 
 
 def add_collections_argument(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +29,9 @@ def variance_from_args(args: argparse.Namespace, test: str) -> Any:
         return args.variance
     if not args.data:
         raise ScorestdError("give one or more DATA (files or bundled datasets) or --variance")
-    cubes = [load(d, format=args.format, measure=args.measure) for d in args.data]
+    from ..design.power import design_variance
+
+    cubes = [load_data(args, d) for d in args.data]
     schemes = split_list(args.schemes) or ["raw"]
     return design_variance(cubes, test, schemes=schemes)
 
@@ -41,6 +39,7 @@ def variance_from_args(args: argparse.Namespace, test: str) -> Any:
 def as_frame(result: Any, variance: Any, name: str) -> Any:
     """A table of a scalar or labelled result next to the variance it came from."""
     import pandas as pd
+    import xarray as xr
 
     if not isinstance(result, xr.DataArray):
         return pd.DataFrame({"variance": [variance], name: [result]})

@@ -5,13 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import get_args
 
-import pandas as pd
-
 from .._options import AggregationMethod, TieRule, ZeroPolicy
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScorestdError
-from ..kernels.aggregate import DEFAULT_EPS
-from ..stats.aggregation import aggregate, rank_systems
 from ._common import add_command, load_data, print_table
 
 
@@ -35,6 +31,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ..kernels.aggregate import DEFAULT_EPS
+    from ..stats.aggregation import aggregate, rank_systems
+
     if args.eps is not None and args.method not in DEFAULT_EPS:
         raise ScorestdError(f"--eps is used only by {', '.join(sorted(DEFAULT_EPS))}")
     cube = load_data(args)

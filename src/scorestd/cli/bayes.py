@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from typing import get_args
 
-from ..bayes import bayes_compare, bayes_crossed
+from .._options import ErrorDistribution
 from ..dims import MEASURE
 from ..errors import ScorestdError
-from ..plots.bayes import plot_pair_probabilities, plot_system_effects
 from ._common import add_command, load_data, print_table
 
 COLUMNS = ["mean", "sd", "ci_low", "ci_high", "prob_best", "mean_rank", "rhat", "ess_bulk"]
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="warm-up iterations per chain (default: 1000)")
     p.add_argument("--thin", type=int, default=1, help="thinning (default: 1)")
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
-    p.add_argument("--errors", choices=("normal", "student_t"), default="normal",
+    p.add_argument("--errors", choices=get_args(ErrorDistribution), default="normal",
                    help="residual distribution (default: normal)")
     p.add_argument("--nu", type=float, default=4.0,
                    help="degrees of freedom of Student-t residuals (default: 4)")
@@ -54,6 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..bayes import bayes_crossed  # here, not at the top: --help stays light
+    from ..plots.bayes import plot_pair_probabilities, plot_system_effects
+
     if args.forest or args.heatmap:
         import matplotlib
 
@@ -109,6 +112,9 @@ def _print_pairs(pairs, top: int) -> None:
 
 
 def _closed_form(cube, args: argparse.Namespace) -> int:
+    from ..bayes import bayes_compare
+    from ..plots.bayes import plot_pair_probabilities
+
     res = bayes_compare(cube, ci_prob=args.ci_prob, rope=args.rope)
     for measure in res[MEASURE].values:
         one = res.sel({MEASURE: measure})

@@ -7,8 +7,6 @@ from typing import get_args
 
 from .._options import Alternative, Correction
 from ..dims import MEASURE
-from ..kernels.significance import FAMILY_TESTS
-from ..stats.significance import compare, fraction_significant
 from ._common import (
     add_command,
     add_resamples_argument,
@@ -30,8 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--baseline", "-b", metavar="RUN", help="compare every system against RUN")
     add_test_argument(p, help="the paired test")
     p.add_argument("--correction", "-c", choices=(*get_args(Correction), "none"), default="holm",
-                   help="p-value adjustment over the pairs (default: holm; ignored by the "
-                        "Tukey tests, which adjust by construction)")
+                   help="p-value adjustment over the pairs (default: holm, as the counts of "
+                        "significant pairs need it; the API's scorestd.compare defaults to "
+                        "none; ignored by the Tukey tests, which adjust by construction)")
     p.add_argument("--alternative", choices=get_args(Alternative),
                    default="two-sided", help="alternative hypothesis (default: two-sided)")
     p.add_argument("--alpha", type=float, default=0.05,
@@ -46,6 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..kernels.significance import FAMILY_TESTS
+    from ..stats.significance import compare, fraction_significant
+
     cube = load_data(args)
     correction = None if args.correction == "none" or args.test in FAMILY_TESTS else args.correction
     res = compare(cube, args.test, baseline=args.baseline, alternative=args.alternative,

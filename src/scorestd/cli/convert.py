@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..io import save
-from ._common import add_command, load_data
+from ._common import add_command, check_output, load_data
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,11 +14,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "dataset) and write them as netCDF (.nc), long CSV (.csv) or a "
                     "topic-by-system matrix (--to matrix).")
     p.add_argument("output", metavar="OUT", help="output file")
-    p.add_argument("--to", choices=("netcdf", "long", "matrix"),
-                   help="output format (default: from the suffix; .nc netCDF, else long CSV)")
+    p.add_argument("--to", choices=("netcdf", "long", "matrix", "parquet"),
+                   help="output format (default: from the suffix: .nc netCDF, .csv/.tsv long "
+                        "CSV, .parquet a long table; any other suffix is an error)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..io import output_format, save
+
+    output_format(args.output, args.to)  # an unknown suffix stops here, before reading
+    check_output(args.output)
     cube = load_data(args)
     out = save(cube, args.output, format=args.to, measure=args.measure)
     print(f"wrote {out} ({cube.sizes['topic']} topics, {cube.sizes['system']} systems, "

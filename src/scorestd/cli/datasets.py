@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..datasets import LICENSE, SOURCES, attribution
-from ..datasets import list as list_datasets
 from ._common import add_command, print_table
 
 
@@ -17,6 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..datasets import LICENSE, SOURCES, attribution
+    from ..datasets import list as list_datasets
+
     if args.attribution:
         print(attribution())
         return 0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..experiments.discrimination import discriminative_power
 from ._common import (
     add_command,
     add_resamples_argument,
     add_test_argument,
+    check_figure_path,
     load_data,
     print_table,
     split_list,
@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..experiments.discrimination import discriminative_power
+
+    check_figure_path(args.out)
     result = discriminative_power(load_data(args), test=args.test,
                                   schemes=split_list(args.schemes),
                                   alphas=split_list(args.alpha, float), B=args.B, seed=args.seed)

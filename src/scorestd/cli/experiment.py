@@ -6,16 +6,22 @@ import argparse
 import contextlib
 
 from ..errors import ScorestdError
-from ..experiments import between_collection, smoothing_experiment, split_half, within_collection
-from ..io import load
-from ._common import add_command, print_table, split_list, write_figure
+from ._common import (
+    add_command,
+    add_measure_and_format,
+    check_figure_path,
+    load_data,
+    print_table,
+    split_list,
+    write_figure,
+)
 
-#: Experiment name → (function, default data, default measure).
+#: Experiment name → (function of scorestd.experiments, default data, default measure).
 EXPERIMENTS = {
-    "within": (within_collection, "robust2004", "ap"),
-    "between": (between_collection, "robust2004", "ap"),
-    "split-half": (split_half, "adhoc8_ap", None),
-    "smoothing": (smoothing_experiment, "robust2004", "ap"),
+    "within": ("within_collection", "robust2004", "ap"),
+    "between": ("between_collection", "robust2004", "ap"),
+    "split-half": ("split_half", "adhoc8_ap", None),
+    "smoothing": ("smoothing_experiment", "robust2004", "ap"),
 }
 
 
@@ -29,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", choices=list(EXPERIMENTS), help="which experiment")
     p.add_argument("--data", help="score file or bundled dataset (default: robust2004; "
                                   "adhoc8_ap for split-half)")
-    p.add_argument("--measure", "-m", help="measure to use (default: ap)")
+    add_measure_and_format(p, measure_help="measure to use (default: ap)")
     p.add_argument("--trials", type=int, default=1000, help="number of trials (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--batch-size", type=int, default=None, help="trials per batch")
@@ -43,8 +49,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    function, data, measure = EXPERIMENTS[args.name]
-    cube = load(args.data or data, measure=args.measure or measure)
+    import importlib
+
+    name, data, measure = EXPERIMENTS[args.name]
+    if not args.no_figure:  # a figure that cannot be written stops here, not after the run
+        check_figure_path(args.out or f"experiment-{args.name}.png")
+    function = getattr(importlib.import_module("..experiments", __package__), name)
+    args.measure = args.measure or measure
+    cube = load_data(args, args.data or data)
     kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
               "progress": not args.no_progress}
     if args.schemes:

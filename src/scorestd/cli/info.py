@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from ..dims import MEASURE, SYSTEM, TOPIC
-from ..stats.descriptive import describe
 from ._common import add_command, load_data, print_table
 
 
@@ -15,6 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..stats.descriptive import describe
+
     cube = load_data(args)
     lines = {"data": args.data, **cube.attrs}
     lines["shape"] = (f"{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
@@ -25,5 +26,5 @@ def run(args: argparse.Namespace) -> int:
     for key, value in lines.items():
         print(f"{key + ':':<{width}}{value}")
     print()
-    print_table(describe(cube))
+    print_table(describe(cube))  # with what each column means
     return 0

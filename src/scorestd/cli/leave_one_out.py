@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..experiments.leave_out import leave_one_out
-from ..io.groups import read_groups
 from ._common import add_command, load_data, print_table, split_list
 
 
@@ -21,6 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..experiments.leave_out import leave_one_out
+    from ..io.groups import read_groups
+
     groups = read_groups(args.groups) if args.groups else None
     result = leave_one_out(load_data(args), schemes=split_list(args.schemes), groups=groups)
     print(f"leave-one-out: {result.data.attrs['data']}, {result.data.attrs['n_groups']} "

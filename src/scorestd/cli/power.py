@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..design.power import solve_power
 from ._common import add_command, print_table
 from ._design_args import add_collections_argument, as_frame, variance_from_args
 
@@ -27,6 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..design.power import solve_power
+
     variance = variance_from_args(args, args.test)
     alpha = None if args.alpha == "solve" else float(args.alpha)
     n_systems = args.n_systems

@@ -6,10 +6,11 @@ import argparse
 from pathlib import Path
 from typing import get_args
 
-from .._options import Degenerate
-from ..models import model_names
-from ..plots.report import DEFAULT_DATA, standardization_report
-from ._common import add_command, add_data_argument, load_data, print_table
+from .._options import BUILTIN_MODELS, Degenerate
+from ._common import add_command, add_data_argument, check_output, load_data, print_table
+
+#: Data of ``scorestd report`` without DATA (``scorestd.plots.report.DEFAULT_DATA``).
+DEFAULT_DATA = "robust2004_ap"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,8 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_data_argument(p, optional_default=DEFAULT_DATA)
     p.add_argument("--out", default="scorestd-report", metavar="DIR",
                    help="folder for the plots (default: scorestd-report/)")
-    p.add_argument("--models", nargs="+", choices=model_names(), metavar="MODEL",
-                   help=f"models to use (default: all: {', '.join(model_names())})")
+    p.add_argument("--models", nargs="+", metavar="MODEL",
+                   help=f"registered models to use (default: all: {', '.join(BUILTIN_MODELS)})")
     p.add_argument("--degenerate", choices=get_args(Degenerate), default="unstandardized",
                    help="policy for topics whose systems all score the same")
     p.add_argument("--top", type=int, metavar="N", help="print only the N best raw systems")
@@ -30,6 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..plots.report import standardization_report
+
+    if not args.no_plots:
+        check_output(args.out, directory=True)
     cube = load_data(args)
     report = standardization_report(cube, models=args.models, degenerate=args.degenerate)
     for measure, table in report.tables.items():

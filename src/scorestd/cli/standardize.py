@@ -5,13 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import get_args
 
-from .._options import Degenerate
-from ..io import load, save
-from ..models import model_names, read_fitted, write_fitted
-from ..models.factors import read_factors
-from ..models.reference import fit_reference
-from ..stats.standardization import standardize
-from ._common import add_command, load_data
+from .._options import BUILTIN_MODELS, Degenerate
+from ._common import add_command, check_output, load_data
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,9 +14,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub, "standardize", run, help="standardize scores per topic (N-std, U-std, E-std, ...)",
         description="Fit a per-topic score distribution on reference systems (default: the "
                     "input itself) and write every score's standardized value y = F(x).")
-    p.add_argument("output", metavar="OUT", help="output file (.nc netCDF, else long CSV)")
-    p.add_argument("--model", default="empirical", choices=model_names(),
-                   help="distribution model (default: empirical, i.e. E-std)")
+    p.add_argument("output", metavar="OUT",
+                   help="output file (.nc netCDF, .csv/.tsv long CSV, .parquet)")
+    p.add_argument("--model", default="empirical", metavar="MODEL",
+                   help=f"a registered distribution model ({', '.join(BUILTIN_MODELS)}; "
+                        "default: empirical, i.e. E-std)")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--reference", metavar="REF",
                         help="scores of the standardization systems (file or bundled dataset)")
@@ -37,18 +34,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--degenerate", choices=get_args(Degenerate), default="unstandardized",
                    help="topics whose reference systems all score the same (default: "
                         "unstandardized, mu=0 sigma=1 as the published code)")
-    p.add_argument("--to", choices=("netcdf", "long", "matrix"),
+    p.add_argument("--to", choices=("netcdf", "long", "matrix", "parquet"),
                    help="output format (default: from the suffix)")
+    p.add_argument("--cross-collection", action="store_true",
+                   help="allow a reference from another collection (attrs 'collection')")
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..io import output_format, save
+    from ..models import read_fitted, write_fitted
+    from ..models.factors import read_factors
+    from ..models.reference import fit_reference
+    from ..stats.standardization import standardize
+
+    output_format(args.output, args.to)  # before any computation
+    check_output(args.output)
+    if args.save_fitted is not None:
+        check_output(args.save_fitted)
     cube = load_data(args)
     if args.fitted is not None:
         reference = read_fitted(args.fitted)
     elif args.factors is not None:
         reference = read_factors(*args.factors)
     elif args.reference is not None:
-        reference = load(args.reference, measure=args.measure)
+        reference = load_data(args, args.reference)
     else:
         reference = None
     if args.save_fitted is not None:  # fit once, write it, standardize against it
@@ -56,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
                                   degenerate=args.degenerate)
         print(f"wrote {write_fitted(reference, args.save_fitted)}: the fitted "
               f"{reference.name} model")
-    out = standardize(cube, args.model, reference=reference, degenerate=args.degenerate)
+    out = standardize(cube, args.model, reference=reference, degenerate=args.degenerate,
+                      cross_collection=args.cross_collection)
     path = save(out, args.output, format=args.to, measure=args.measure)
     print(f"wrote {path}: {out.attrs['standardization']} standardization of "
           f"{cube.sizes['topic']} topics, {cube.sizes['system']} systems, "

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..experiments.swap_rates import swap_rate
-from ._common import add_command, load_data, print_table, split_list, write_figure
+from ._common import (
+    add_command,
+    check_figure_path,
+    load_data,
+    print_table,
+    split_list,
+    write_figure,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..experiments.swap_rates import swap_rate
+
+    check_figure_path(args.out)
     result = swap_rate(load_data(args), schemes=split_list(args.schemes),
                        sizes=split_list(args.sizes, int), trials=args.trials, seed=args.seed,
                        bin_width=args.bin_width, threshold=args.threshold,

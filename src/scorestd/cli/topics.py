@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..design.topic_sets import topic_set_size
 from ._common import add_command, print_table, split_list
 from ._design_args import add_collections_argument, variance_from_args
 
@@ -30,6 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..design.topic_sets import topic_set_size
+
     variance = variance_from_args(args, args.test)
     grid = {
         "alpha": split_list(args.alpha, float),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import csv
 import functools
+import pathlib
 from importlib import resources
 
 import numpy as np
@@ -20,9 +21,16 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..score_cube import cube
 
-__all__ = ["attribution", "is_dataset", "list", "load", "names"]
+__all__ = ["EXAMPLES", "attribution", "example_path", "is_dataset", "list", "load", "names"]
 
 _DATA = "scorestd.datasets.data"
+
+#: Example files: name → what it is (see :func:`example_path`).
+EXAMPLES = {
+    "trec_eval": "a folder of trec_eval -q outputs, one per run (4 runs, topics 401-420)",
+    "runs": "a folder of TREC run files (topic Q0 docid rank score tag)",
+    "qrels": "the TREC qrels of those runs (topic 0 docid relevance)",
+}
 
 #: Full references of the source keys used in ``MANIFEST.csv``.
 SOURCES = {
@@ -127,6 +135,27 @@ def load(name: str, *, measure: str | None = None) -> xr.DataArray:
             )
         rows = chosen
     return _load_files(tuple(r["file"] for r in rows)).copy(deep=True)
+
+
+def example_path(name: str) -> pathlib.Path:
+    """The path of an example file or folder shipped with the package.
+
+    A small synthetic collection in the formats researchers have, for trying the readers
+    and the README's tour: ``"trec_eval"`` (a folder of ``trec_eval -q`` outputs),
+    ``"runs"`` (a folder of TREC run files) and ``"qrels"`` (their judgements); see
+    :data:`EXAMPLES`.
+
+    Examples
+    --------
+    >>> example_path("trec_eval").name
+    'trec_eval'
+    >>> sorted(p.name for p in example_path("runs").iterdir())
+    ['bm25.txt', 'qld.txt', 'rm3.txt', 'tfidf.txt']
+    """
+    if name not in EXAMPLES:
+        raise ScoreDataError(f"unknown example {name!r}; choose one of {builtins.list(EXAMPLES)}")
+    root = pathlib.Path(__file__).parent / "examples"
+    return root / ("qrels.txt" if name == "qrels" else name)
 
 
 def attribution() -> str:

@@ -137,20 +137,21 @@ def estimate_variance(
     Examples
     --------
     >>> from scorestd import cube
-    >>> x = cube([[1.0, 2.0], [2.0, 4.0], [3.0, 3.0]], measures=["ap"])
-    >>> float(estimate_variance(x).sel(measure="ap"))
+    >>> x = cube([[1.0, 2.0], [2.0, 4.0], [3.0, 3.0]], measures=["gain"])
+    >>> float(estimate_variance(x).sel(measure="gain"))
     0.5
-    >>> float(estimate_variance(x, kind="paired_difference").sel(measure="ap"))
+    >>> float(estimate_variance(x, kind="paired_difference").sel(measure="gain"))
     1.0
     >>> both = estimate_variance({"raw": x, "doubled": 2 * x})
-    >>> both.sel(measure="ap").values.tolist()
+    >>> both.sel(measure="gain").values.tolist()
     [0.5, 2.0]
     """
     check_option(kind, VarianceKind, "kind")
     if isinstance(scores, Mapping):
         if schemes is not None:
             raise ScorestdError("give either a mapping of standardized scores or schemes=, not both")
-        per_scheme = {str(k): _collections(v) for k, v in scores.items()}
+        # already standardized: not range-checked as raw measures
+        per_scheme = {str(k): _collections(v, raw=False) for k, v in scores.items()}
     else:
         collections = _collections(scores)
         if schemes is None:
@@ -163,12 +164,12 @@ def estimate_variance(
     return out.assign_coords(scheme=list(per_scheme)).assign_attrs(parts[0].attrs)
 
 
-def _collections(scores: Any) -> list[xr.DataArray]:
+def _collections(scores: Any, *, raw: bool = True) -> list[xr.DataArray]:
     if isinstance(scores, xr.DataArray) or not isinstance(scores, Sequence):
-        return [validate(scores)]
+        return [validate(scores, check_range=raw)]
     if not scores:
         raise ScoreDataError("no collections given")
-    return [validate(s, what=f"collection {i}") for i, s in enumerate(scores)]
+    return [validate(s, what=f"collection {i}", check_range=raw) for i, s in enumerate(scores)]
 
 
 def _squeeze_single_2d(result: xr.DataArray, original: Any) -> xr.DataArray:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import RENAMED_TESTS, PairedTest, check_option
+from .._options import RENAMED_TESTS, PairedTest, check_option, check_seed
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScoreDataError, ScorestdError
 from ..kernels.decisions import fraction_significant
@@ -150,6 +150,7 @@ def discriminative_power(
         raise ScorestdError(f"alphas must be a list of levels in (0, 1); got {alphas.tolist()}")
     if test in RESAMPLING_TESTS and seed is None:
         raise ScorestdError(f"the {test} test needs seed= (reproducible results)")
+    check_seed("seed", seed)
     children = np.random.SeedSequence(seed).spawn(c.sizes[MEASURE]) if seed is not None else None
     p_all, diff_all = [], []
     for k, m in enumerate(c[MEASURE].values):

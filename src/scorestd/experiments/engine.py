@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._options import check_seed
 from ..kernels.blas import single_threaded_blas
 
 __all__ = ["batch_slices", "draw_trials", "run_batches"]
@@ -73,6 +74,7 @@ def draw_trials(
     trials = _check_trials(trials)
     if seed is None:
         raise ValueError("seed= is required: resampling experiments must be reproducible")
+    check_seed("seed", seed)
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     draws = [draw(np.random.default_rng(child)) for child in root.spawn(trials)]
     if isinstance(draws[0], tuple):

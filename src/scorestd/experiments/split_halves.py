@@ -69,6 +69,12 @@ class SplitHalf(Experiment):
                     scheme=scheme, split=split).to_series()
         frame = pd.DataFrame(columns)
         frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["scheme", "split"])
+        what = "Kendall's τ" if statistic == "tau" else "Pearson's r"
+        frame.attrs["columns"] = {
+            "(values)": f"{what} between the system rankings (scores) of the two halves",
+            "Random": "mean over the random splits",
+            "Hard/Easy, Middle/Rest": "the fixed splits by topic hardness (Equation 2)",
+        }
         return frame.loc[list(self.data["aggregation"].values)]
 
     def plot(self, path: Any = None, statistic: Literal["tau", "pearson"] = "tau",

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import csv
-import io
 import os
 from pathlib import Path
 
 import numpy as np
 import xarray as xr
 
-from ..dims import MEASURE, SYSTEM, TOPIC
+from .._options import DecimalMark, Delimiter
+from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
-from ..score_cube import cube as make_cube
-from ..score_cube import validate
-from ._common import existing_file, parse_score, read_text
+from ..measures import measure_info
+from ..score_cube import labelled, validate
+from ._common import count_lines, existing_file, file_dialect, open_text, parse_score, text_lines
+from .paths import check_writable
 
 __all__ = ["read_matrix_csv", "write_matrix_csv"]
 
@@ -28,29 +29,41 @@ def read_matrix_csv(
     measure: str | None = None,
     topic_column: bool | None = None,
     collection: str | None = None,
-    delimiter: str = ",",
+    delimiter: Delimiter | None = None,
+    decimal: DecimalMark | None = None,
+    strict: bool = False,
 ) -> xr.DataArray:
     """Read a topic-by-system CSV matrix into a score cube.
 
     The first line names the systems (runs). Each further line holds the scores of one
     topic. The first column holds topic ids when its header cell is empty or one of
     ``topic``, ``query``, ``qid``, ``id`` (and the like); otherwise topics are
-    labelled ``t1``, ``t2``, … by row (zero-padded so that labels sort in row order).
+    labelled ``t1``, ``t2``, … by row (zero-padded so that labels sort in row order) —
+    unless that first column holds distinct whole numbers above 1, which are topic ids
+    under another header (``run,s1,s2``): that is an error asking for ``topic_column``.
+
+    The file is read line by line into one preallocated array, so reading takes about
+    the memory of the cube itself.
 
     Parameters
     ----------
     path : str or os.PathLike
         The CSV file.
     measure : str, optional
-        Label of the measure; defaults to the file name's last ``_`` part
-        (``adhoc8_ap.csv`` gives ``ap``) or ``"score"``.
+        Label of the measure; defaults to the file name's last ``_`` part when it names
+        a known measure (``adhoc8_ap.csv`` gives ``ap``), else ``"score"``.
     topic_column : bool, optional
         Force (``True``) or forbid (``False``) reading the first column as topic ids;
         ``None`` decides from the header as described above.
     collection : str, optional
-        Stored in ``attrs["collection"]``; defaults to the file name before the measure.
-    delimiter : str
-        Field separator.
+        Stored in ``attrs["collection"]`` (the file name is not taken for it).
+    delimiter : {",", ";", "\\t"}, optional
+        Field separator; sniffed from the first lines by default.
+    decimal : {".", ","}, optional
+        Decimal mark; sniffed by default (``,`` for ``0,25`` in a ``;``- or tab-separated
+        file).
+    strict : bool
+        Raise instead of warning on scores outside the measure's range.
 
     Returns
     -------
@@ -61,7 +74,13 @@ def read_matrix_csv(
     ------
     ScoreDataError
         Naming the file and line for a missing or empty file, a ragged row, a cell
-        that is not a number, or a duplicate topic or system label.
+        that is not a number, a duplicate topic or system label, or a first column of
+        ids read as scores.
+
+    Warns
+    -----
+    ScorestdWarning
+        Scores outside the measure's range (see :func:`scorestd.validate`).
 
     Examples
     --------
@@ -73,57 +92,65 @@ def read_matrix_csv(
     (2, 2, ['ap'])
     >>> bool(c.sel(topic="402", system="qld").isnull())
     True
+    >>> _ = p.write_text("topic;bm25;qld\\n401;0,25;0,5\\n")  # a spreadsheet's CSV
+    >>> read_matrix_csv(p).sel(system="qld").item()
+    0.5
     """
     p = existing_file(path)
-    rows = list(csv.reader(io.StringIO(read_text(p)), delimiter=delimiter))
-    header, body = rows[0], rows[1:]
-    has_topics = _has_topic_column(header) if topic_column is None else topic_column
-    systems = header[1:] if has_topics else header
-    _check_unique([s.strip() for s in systems], SYSTEM, p, line=1)
-    topics: list[str] = []
-    topic_lines: dict[str, int] = {}
-    values: list[list[float]] = []
-    for line_no, row in enumerate(body, start=2):
-        if not row or all(not cell.strip() for cell in row):
-            continue  # blank lines carry no topic
-        if len(row) != len(header):
-            raise ScoreDataError(
-                f"expected {len(header)} fields as in the header, found {len(row)}",
-                path=p,
-                line=line_no,
-            )
-        cells = row[1:] if has_topics else row
-        if has_topics:
-            topic = row[0].strip()
-            if not topic:
-                raise ScoreDataError("empty topic id", path=p, line=line_no)
-            if topic in topic_lines:
+    dialect = file_dialect(p, delimiter, decimal)
+    capacity = count_lines(p)
+    with open_text(p) as fh:
+        reader = csv.reader(text_lines(p, fh), delimiter=dialect.delimiter)
+        header = _next_row(reader, p)
+        if not header or not any(cell.strip() for cell in header):
+            raise ScoreDataError("the first line is empty: expected a header naming the "
+                                 "systems", path=p, line=reader.line_num)
+        has_topics = _has_topic_column(header) if topic_column is None else topic_column
+        systems = [s.strip() for s in (header[1:] if has_topics else header)]
+        _check_unique(systems, SYSTEM, p, line=1)
+        topics: list[str] = []
+        topic_lines: dict[str, int] = {}
+        values = np.empty((max(capacity - 1, 1), len(systems)), dtype=np.float64)
+        n = 0
+        while (row := _next_row(reader, p, required=False)) is not None:
+            line_no = reader.line_num
+            if not row or all(not cell.strip() for cell in row):
+                continue  # blank lines carry no topic
+            if len(row) != len(header):
                 raise ScoreDataError(
-                    f"duplicate topic label {topic!r} (first on line {topic_lines[topic]})",
-                    path=p,
-                    line=line_no,
-                )
-            topic_lines[topic] = line_no
-            topics.append(topic)
-        values.append(_parse_row(cells, systems, p, line_no))
-    if not values:
+                    f"expected {len(header)} fields as in the header, found {len(row)}",
+                    path=p, line=line_no)
+            if has_topics:
+                topic = row[0].strip()
+                if not topic:
+                    raise ScoreDataError("empty topic id", path=p, line=line_no)
+                if topic in topic_lines:
+                    raise ScoreDataError(
+                        f"duplicate topic label {topic!r} (first on line {topic_lines[topic]})",
+                        path=p, line=line_no)
+                topic_lines[topic] = line_no
+                topics.append(topic)
+            if n == len(values):  # more rows than lines counted (the file grew): grow
+                values = np.concatenate([values, np.empty_like(values)])
+            values[n] = _parse_row(row[1:] if has_topics else row, systems, p, line_no,
+                                   dialect.decimal)
+            n += 1
+    if n == 0:
         raise ScoreDataError("no topic rows after the header", path=p)
+    values = values[:n]
+    _, stem_measure = _split_stem(p.stem)
+    measure = measure or stem_measure
     if not has_topics:
-        width = len(str(len(values)))
-        topics = [f"t{i + 1:0{width}d}" for i in range(len(values))]
-    stem_collection, stem_measure = _split_stem(p.stem)
-    attrs = {
-        "collection": collection or stem_collection,
-        "source": str(p),
-        "source_format": "matrix_csv",
-    }
-    return make_cube(
-        np.array(values, dtype=np.float64),
-        topics=topics,
-        systems=[s.strip() for s in systems],
-        measures=[measure or stem_measure],
-        attrs=attrs,
-    )
+        if topic_column is None:
+            _refuse_id_column(values[:, 0], header[0], measure, p)
+        width = len(str(n))
+        topics = [f"t{i + 1:0{width}d}" for i in range(n)]
+    attrs = {"source": str(p), "source_format": "matrix_csv"}
+    if collection is not None:
+        attrs["collection"] = collection
+    cube = labelled(values[:, :, np.newaxis], topics=topics, systems=systems,
+                    measures=[measure], attrs=attrs)
+    return validate(cube, copy=False, strict=strict)
 
 
 def write_matrix_csv(
@@ -162,7 +189,7 @@ def write_matrix_csv(
     topic,a,b
     401,0.5,0.25
     """
-    c = validate(scores)
+    c = validate(scores, check_range=False)  # a writer writes what it is given
     if measure is None:
         if c.sizes[MEASURE] != 1:
             raise ScoreDataError(
@@ -173,7 +200,7 @@ def write_matrix_csv(
     if measure not in c[MEASURE].values:
         raise ScoreDataError(f"unknown measure {measure!r}; the cube has {c[MEASURE].values.tolist()}")
     matrix = c.sel({MEASURE: measure}).values
-    out = Path(path)
+    out = check_writable(path)
     with out.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         systems = c[SYSTEM].values.tolist()
@@ -188,11 +215,46 @@ def _has_topic_column(header: list[str]) -> bool:
     return header[0].strip().lower() in TOPIC_HEADERS
 
 
-def _parse_row(cells: list[str], systems: list[str], path: Path, line: int) -> list[float]:
-    return [
-        parse_score(cell, path=path, line=line, where=f"system {system.strip()!r}")
+def _next_row(reader, path: Path, *, required: bool = True) -> list[str] | None:
+    try:
+        return next(reader)
+    except StopIteration:
+        if required:
+            raise ScoreDataError("file is empty", path=path) from None
+        return None
+    except csv.Error as exc:
+        raise ScoreDataError(f"not a CSV line: {exc}", path=path,
+                             line=reader.line_num) from None
+
+
+def _parse_row(cells: list[str], systems: list[str], path: Path, line: int,
+               decimal: str = ".") -> np.ndarray:
+    if decimal == ".":
+        try:  # the fast route: numpy parses the whole row
+            row = np.array(cells, dtype=np.float64)
+        except ValueError:
+            row = None
+        if row is not None and not np.isinf(row).any() and not any("_" in c for c in cells):
+            return row
+    return np.array([
+        parse_score(cell, path=path, line=line, where=f"system {system!r}", decimal=decimal)
         for cell, system in zip(cells, systems, strict=True)
-    ]
+    ])
+
+
+def _refuse_id_column(first: np.ndarray, header: str, measure: str, path: Path) -> None:
+    """A first column of distinct whole numbers above 1 is a column of topic ids."""
+    present = first[~np.isnan(first)]
+    info = measure_info(measure)
+    counts = info is not None and info.support == "integers" and info.upper > 1
+    if (present.size >= 2 and not counts and np.all(present == np.round(present))
+            and present.max() > 1 and np.unique(present).size == present.size):
+        shown = ", ".join(f"{v:g}" for v in present[:3])
+        raise ScoreDataError(
+            f"the first column, headed {header.strip()!r}, holds distinct whole numbers "
+            f"({shown} …): topic ids, not scores of a system {header.strip()!r}? Pass "
+            "topic_column=True (or head the column 'topic'), or topic_column=False if they "
+            "are scores", path=path, line=1)
 
 
 def _check_unique(labels: list[str], dim: str, path: Path, *, line: int) -> None:
@@ -206,7 +268,10 @@ def _check_unique(labels: list[str], dim: str, path: Path, *, line: int) -> None
 
 
 def _split_stem(stem: str) -> tuple[str, str]:
+    """``("adhoc8", "ap")`` for ``adhoc8_ap``; the measure only when the registry knows it."""
     head, sep, tail = stem.rpartition("_")
-    return (head, tail) if sep and head and tail else (stem, "score")
+    if sep and head and tail and measure_info(tail) is not None:
+        return head, tail
+    return stem, DEFAULT_MEASURE
 
 

@@ -7,7 +7,7 @@ long CSV files scorestd writes.
 from __future__ import annotations
 
 import csv
-import io
+import itertools
 import json
 import os
 from pathlib import Path
@@ -16,28 +16,25 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..dims import MEASURE, SYSTEM, TOPIC
+from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
-from ..score_cube import cube as make_cube
-from ..score_cube import validate
-from ._common import MISSING_MARKERS, existing_file, read_text
+from ..frames import COLUMN_ALIASES, id_like, role_of
+from ..score_cube import labelled, validate
+from ._common import MISSING_MARKERS, existing_file, file_dialect, open_text, text_lines
+from .paths import check_writable
 
-__all__ = ["from_dataframe", "read_long_csv", "to_dataframe", "write_long_csv"]
+__all__ = ["from_dataframe", "read_long_csv", "read_parquet", "to_dataframe", "write_long_csv",
+           "write_parquet"]
 
-#: Column names recognised for each role, in order of preference.
-COLUMN_ALIASES = {
-    SYSTEM: ("system", "run", "run_id", "runid", "run_name", "name", "model"),
-    TOPIC: ("topic", "query", "query_id", "qid", "topic_id", "q_id"),
-    MEASURE: ("measure", "metric"),
-    "value": ("value", "score"),
-}
+#: Rows written per block by :func:`write_long_csv` (memory stays bounded by the block).
+WRITE_BLOCK = 1 << 18
 
 #: First line of a long CSV written by scorestd: the cube's attrs as JSON.
 ATTRS_PREFIX = "# scorestd-attrs: "
 
 
 def from_dataframe(
-    frame: pd.DataFrame,
+    frame: pd.DataFrame | pd.Series,
     *,
     system: str | None = None,
     topic: str | None = None,
@@ -46,28 +43,37 @@ def from_dataframe(
     run_name: str | None = None,
     measure_name: str | None = None,
     attrs: dict | None = None,
+    strict: bool = False,
 ) -> xr.DataArray:
-    """Build a cube from a tidy DataFrame of per-topic scores.
+    """Build a cube from a DataFrame of per-topic scores, read by its labels.
 
     Columns are found by name (case-insensitive) unless given: system from ``system``,
     ``run``, ``run_id``, ``name`` (PyTerrier) …; topic from ``topic``, ``query``,
-    ``query_id`` (ir_measures), ``qid`` …; measure from ``measure``/``metric``; value
-    from ``value``/``score``. A frame without a measure column but with several numeric
-    columns is read as one column per measure.
+    ``query_id`` (ir_measures, ranx), ``qid`` (PyTerrier) …; measure from
+    ``measure``/``metric``; value from ``value``/``score``. Named index levels count as
+    columns (``frame.set_index(["qid", "name"])`` reads the same). A frame without a
+    measure and value column is wide, and its other columns are what the columns' axis
+    name says: measures by default (``{qid, AP, nDCG}``: one run's per-query table,
+    with ``run_name``), systems with ``frame.rename_axis(columns="system")``, topics with
+    ``columns="topic"`` (a system-by-topic frame). Nothing is read by position, and a
+    column of sorted distinct whole numbers (ids) is never taken as scores.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        The scores.
+    frame : pandas.DataFrame or pandas.Series
+        The scores (a Series: its named index levels are the labels).
     system, topic, measure, value : str, optional
         Column names, overriding the automatic choice.
     run_name : str, optional
         System label for a frame without a system column (one run, as from
         ``ir_measures.iter_calc``).
     measure_name : str, optional
-        Measure label for a frame without a measure column and a single value column.
+        Measure label for a frame without a measure column and a single value column,
+        or a wide topic-by-system frame (default ``"score"``).
     attrs : dict, optional
-        Provenance for the cube.
+        Provenance for the cube (``collection`` …).
+    strict : bool
+        Raise instead of warning on scores outside their measure's range.
 
     Returns
     -------
@@ -79,8 +85,9 @@ def from_dataframe(
     Raises
     ------
     ScoreDataError
-        For a missing column, a missing label, a value that is not a number, or the
-        same (system, topic, measure) twice with different values (naming both rows).
+        For a missing column (with the call that names it), a missing label, a value
+        that is not a number, a column of ids among the scores, or the same (system,
+        topic, measure) twice with different values (naming both rows).
 
     Examples
     --------
@@ -92,36 +99,69 @@ def from_dataframe(
     [0.5, 0.125]
     >>> bool(c.sel(topic="2", system="qld").isnull().all())
     True
+    >>> per_query = pd.DataFrame({"qid": [401, 402, 403], "AP": [0.5, 0.25, 0.0]})
+    >>> from_dataframe(per_query, run_name="bm25").sel(system="bm25", measure="AP").values
+    array([0.5 , 0.25, 0.  ])
     """
+    if isinstance(frame, pd.Series):
+        frame = frame.rename(frame.name if frame.name is not None else "value").to_frame()
     if not isinstance(frame, pd.DataFrame):
         raise ScoreDataError(f"expected a pandas DataFrame, got {type(frame).__name__}")
     if frame.empty:
         raise ScoreDataError("the DataFrame has no rows")
-    df = frame.reset_index(drop=True)
+    columns_role = role_of(frame.columns.name) if frame.columns.nlevels == 1 else None
+    named_index = any(n is not None for n in frame.index.names)
+    try:
+        df = frame.reset_index(drop=not named_index)
+    except ValueError as exc:  # an index level named like a column
+        raise ScoreDataError(f"cannot use the index as columns: {exc}") from None
+    df.columns = [c if isinstance(c, str) else str(c) for c in df.columns]
     lower = {str(c).lower(): c for c in df.columns}
+    for role, col in ((SYSTEM, system), (TOPIC, topic), (MEASURE, measure), ("value", value)):
+        if col is not None and col not in df.columns:
+            raise ScoreDataError(f"no {role} column {col!r}; columns are {list(df.columns)}")
     sys_col = system or _find(lower, SYSTEM)
     top_col = topic or _find(lower, TOPIC)
     mea_col = measure or _find(lower, MEASURE)
     val_col = value or _find(lower, "value")
-    for role, col in ((SYSTEM, system), (TOPIC, topic), (MEASURE, measure), ("value", value)):
-        if col is not None and col not in df.columns:
-            raise ScoreDataError(f"no {role} column {col!r}; columns are {list(df.columns)}")
+    wide = mea_col is None and val_col is None
+    if wide and columns_role in (SYSTEM, TOPIC):
+        # the columns' axis name says what the columns other than the labels are
+        label_cols = [c for c in (sys_col, top_col) if c is not None]
+        spread = [c for c in df.columns if c not in label_cols]
+        if not spread:
+            raise ScoreDataError(f"no score columns besides {label_cols}")
+        _refuse_ids(df, spread)
+        df = df.melt(id_vars=label_cols, value_vars=spread, var_name=f"__{columns_role}__",
+                     value_name="__value__")
+        if columns_role == SYSTEM:
+            sys_col = "__system__"
+        else:
+            top_col = "__topic__"
+        df = df.assign(__measure__=measure_name or DEFAULT_MEASURE)
+        mea_col, val_col = "__measure__", "__value__"
     if top_col is None:
         raise ScoreDataError(
             f"no topic column (tried {COLUMN_ALIASES[TOPIC]}); columns are {list(df.columns)}; "
-            "name it with topic="
+            "name it with topic='…' (or name the index: frame.rename_axis('topic'))"
         )
     if sys_col is None:
         if run_name is None:
             raise ScoreDataError(
                 f"no system column (tried {COLUMN_ALIASES[SYSTEM]}); columns are "
-                f"{list(df.columns)}; name it with system= or give run_name= for one run"
+                f"{list(df.columns)}; name it with system='…', give run_name='…' for the "
+                "scores of one run, or say that the other columns are systems: "
+                "scorestd.from_dataframe(frame.set_index(<topic column>)"
+                ".rename_axis(columns='system'))"
             )
         df = df.assign(**{"__system__": run_name})
         sys_col = "__system__"
     if mea_col is None:
         label_cols = {sys_col, top_col}
         value_cols = [val_col] if val_col is not None else [c for c in df.columns if c not in label_cols]
+        if not value_cols:
+            raise ScoreDataError(f"no value column; columns are {list(frame.columns)}")
+        _refuse_ids(df, value_cols)
         if len(value_cols) == 1:
             df = df.assign(**{"__measure__": measure_name or str(value_cols[0])})
         else:
@@ -134,7 +174,17 @@ def from_dataframe(
         raise ScoreDataError(
             f"no value column (tried {COLUMN_ALIASES['value']}); columns are {list(df.columns)}"
         )
-    return _build(df, sys_col, top_col, mea_col, val_col, attrs or {}, source=None)
+    return _build(df, sys_col, top_col, mea_col, val_col, {**frame.attrs, **(attrs or {})},
+                  source=None, strict=strict)
+
+
+def _refuse_ids(df: pd.DataFrame, columns: list) -> None:
+    for column in columns:
+        if id_like(df[column]):
+            raise ScoreDataError(
+                f"column {column!r} holds sorted distinct whole numbers "
+                f"({', '.join(map(str, df[column].iloc[:3].tolist()))} …): ids, not scores; "
+                f"name its role: from_dataframe(frame, topic={column!r}) for topic ids")
 
 
 def to_dataframe(scores: xr.DataArray, *, dropna: bool = False) -> pd.DataFrame:
@@ -150,7 +200,7 @@ def to_dataframe(scores: xr.DataArray, *, dropna: bool = False) -> pd.DataFrame:
     >>> to_dataframe(c).to_dict("records")[0]
     {'system': 'a', 'topic': '401', 'measure': 'ap', 'value': 0.5}
     """
-    c = validate(scores)
+    c = validate(scores, check_range=False)  # a writer writes what it is given
     s, t, m = np.meshgrid(
         c[SYSTEM].values, c[TOPIC].values, c[MEASURE].values, indexing="ij"
     )
@@ -166,11 +216,14 @@ def to_dataframe(scores: xr.DataArray, *, dropna: bool = False) -> pd.DataFrame:
     return df
 
 
-def write_long_csv(scores: xr.DataArray, path: str | os.PathLike) -> Path:
+def write_long_csv(scores: xr.DataArray, path: str | os.PathLike, *,
+                   delimiter: str = ",") -> Path:
     """Write a cube as a long CSV (system, topic, measure, value), attrs on line 1.
 
     The first line is ``# scorestd-attrs: {json}`` so that :func:`read_long_csv`
-    restores the provenance; values keep full precision; missing scores are empty.
+    restores the provenance; values keep full precision (the shortest text that reads
+    back as the same float); missing scores are empty. Rows are written in blocks of
+    :data:`WRITE_BLOCK`, so memory stays bounded whatever the size of the cube.
 
     Examples
     --------
@@ -181,15 +234,32 @@ def write_long_csv(scores: xr.DataArray, path: str | os.PathLike) -> Path:
     >>> read_long_csv(p).identical(c)
     True
     """
-    c = validate(scores)
-    df = to_dataframe(c)
-    out = Path(path)
+    c = validate(scores, copy=False, check_range=False)  # a writer writes what it is given
+    out = check_writable(path)
+    quote = _quoter(delimiter)
+    topics = [quote(t) for t in c[TOPIC].values.tolist()]
+    measures = [quote(m) for m in c[MEASURE].values.tolist()]
+    # the (topic, measure) part of every row of one system, in row order
+    suffixes = [f"{delimiter}{t}{delimiter}{m}{delimiter}" for t in topics for m in measures]
+    per_system = len(suffixes)
+    values = c.transpose(SYSTEM, TOPIC, MEASURE).values.reshape(c.sizes[SYSTEM], per_system)
     with out.open("w", newline="", encoding="utf-8") as fh:
         fh.write(ATTRS_PREFIX + json.dumps(_jsonable(c.attrs), ensure_ascii=False) + "\n")
-        writer = csv.writer(fh)
-        writer.writerow([SYSTEM, TOPIC, MEASURE, "value"])
-        for sys_, top, mea, val in df.itertuples(index=False):
-            writer.writerow([sys_, top, mea, "" if np.isnan(val) else repr(float(val))])
+        fh.write(delimiter.join((SYSTEM, TOPIC, MEASURE, "value")) + "\n")
+        block = max(1, WRITE_BLOCK // max(per_system, 1))
+        for start in range(0, c.sizes[SYSTEM], block):
+            rows = values[start:start + block]
+            texts = rows.astype(str).tolist()  # shortest round-trip text, as repr()
+            lines = []
+            for system, row, text in zip(c[SYSTEM].values[start:start + block].tolist(),
+                                         rows, texts, strict=True):
+                head = quote(system)
+                missing = np.isnan(row)
+                if missing.any():
+                    text = ["" if m else t for m, t in zip(missing.tolist(), text, strict=True)]
+                lines.append("\n".join(map("".join, zip([head] * per_system, suffixes, text,
+                                                         strict=True))))
+            fh.write("\n".join(lines) + "\n")
     return out
 
 
@@ -200,13 +270,16 @@ def read_long_csv(
     topic: str | None = None,
     measure: str | None = None,
     value: str | None = None,
-    delimiter: str = ",",
+    delimiter: str | None = None,
+    decimal: str | None = None,
+    strict: bool = False,
 ) -> xr.DataArray:
     """Read a long CSV (one row per system, topic, measure) into a cube.
 
     Column names are found as in :func:`from_dataframe`. Labels are read as text
     (``"NA"`` stays a label), values with full precision; empty values and
-    ``NA``/``NaN`` are missing. Errors name the file and line.
+    ``NA``/``NaN`` are missing. The field separator and decimal mark are sniffed unless
+    given. Errors name the file and line.
 
     Examples
     --------
@@ -217,17 +290,28 @@ def read_long_csv(
     0.5
     """
     p = existing_file(path)
-    text = read_text(p)
+    dialect = file_dialect(p, delimiter, decimal, skip_prefix=ATTRS_PREFIX)
     attrs: dict = {"source": str(p), "source_format": "long_csv"}
-    header_lines = 0
-    if text.startswith(ATTRS_PREFIX):
-        first, _, text = text.partition("\n")
-        header_lines = 1
+    with open_text(p) as fh:
+        lines = text_lines(p, fh)
+        first = next(lines, "")
+        header_lines = 0
+        if first.startswith(ATTRS_PREFIX):
+            header_lines = 1
+            try:
+                attrs = json.loads(first[len(ATTRS_PREFIX):])
+            except json.JSONDecodeError as exc:
+                raise ScoreDataError(f"attrs line is not JSON: {exc}", path=p, line=1) from None
+            if not isinstance(attrs, dict):
+                raise ScoreDataError("attrs line is not a JSON object", path=p, line=1)
+            first = ""
+        reader = csv.reader(itertools.chain([first] if first else [], lines),
+                            delimiter=dialect.delimiter)
         try:
-            attrs = json.loads(first[len(ATTRS_PREFIX):])
-        except json.JSONDecodeError as exc:
-            raise ScoreDataError(f"attrs line is not JSON: {exc}", path=p, line=1) from None
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+            rows = list(reader)
+        except csv.Error as exc:
+            raise ScoreDataError(f"not a CSV line: {exc}", path=p,
+                                 line=reader.line_num + header_lines) from None
     if not rows:
         raise ScoreDataError("no header line", path=p)
     header = rows[0]
@@ -241,6 +325,9 @@ def read_long_csv(
     body = [r for r in rows[1:] if r]
     if not body:
         raise ScoreDataError("no rows after the header", path=p)
+    if len(set(header)) != len(header):
+        raise ScoreDataError(f"repeated column names in the header {header}", path=p,
+                             line=1 + header_lines)
     df = pd.DataFrame(body, columns=header, dtype=object)
     lower = {c.lower(): c for c in header}
     cols = {
@@ -256,7 +343,80 @@ def read_long_csv(
             )
     line_of_row = _line_numbers(rows[1:], first_line=2 + header_lines)
     return _build(df, cols[SYSTEM], cols[TOPIC], cols[MEASURE], cols["value"], attrs,
-                  source=p, line_of_row=line_of_row)
+                  source=p, line_of_row=line_of_row, decimal=dialect.decimal, strict=strict)
+
+
+def write_parquet(scores: xr.DataArray, path: str | os.PathLike) -> Path:
+    """Write a cube as a long Parquet table (system, topic, measure, value; attrs kept).
+
+    Needs ``pyarrow`` (``pip install pyarrow``); pandas writes the file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from scorestd import cube
+    >>> c = cube([[0.5, 0.25]], measures=["ap"], attrs={"collection": "demo"})
+    >>> p = write_parquet(c, pathlib.Path(tempfile.mkdtemp()) / "c.parquet")  # doctest: +SKIP
+    >>> read_parquet(p).identical(c)  # doctest: +SKIP
+    True
+    """
+    _require_pyarrow()
+    c = validate(scores, copy=False, check_range=False)
+    out = check_writable(path)
+    frame = to_dataframe(c)
+    frame.attrs = {"scorestd": json.dumps(_jsonable(c.attrs), ensure_ascii=False)}
+    frame.to_parquet(out, engine="pyarrow", index=False)
+    return out
+
+
+def read_parquet(path: str | os.PathLike, *, strict: bool = False) -> xr.DataArray:
+    """Read a long Parquet table (as :func:`write_parquet` writes, or any tidy table).
+
+    Needs ``pyarrow``. Columns are found as in :func:`from_dataframe`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from scorestd import cube
+    >>> p = write_parquet(cube([[0.5]]), pathlib.Path(tempfile.mkdtemp()) / "c.parquet")  # doctest: +SKIP
+    >>> read_parquet(p).sizes["system"]  # doctest: +SKIP
+    1
+    """
+    _require_pyarrow()
+    p = existing_file(path)
+    try:
+        frame = pd.read_parquet(p, engine="pyarrow")
+    except Exception as exc:  # pyarrow raises its own types on a damaged file
+        raise ScoreDataError(f"cannot read as Parquet: {type(exc).__name__}: {exc}",
+                             path=p) from None
+    stored = frame.attrs.get("scorestd")
+    attrs = json.loads(stored) if stored else {"source": str(p), "source_format": "parquet"}
+    frame.attrs = {}
+    try:
+        return from_dataframe(frame, attrs=attrs, strict=strict)
+    except ScoreDataError as exc:
+        raise ScoreDataError(exc.message, path=p) from None
+
+
+def _require_pyarrow() -> None:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise ScoreDataError("Parquet files need pyarrow: pip install pyarrow "
+                             "(or write .nc or .csv)") from None
+
+
+def _quoter(delimiter: str):
+    """A function quoting a label for CSV when it needs it (as csv.writer would)."""
+    special = (delimiter, '"', "\n", "\r")
+
+    def quote(label: object) -> str:
+        text = str(label)
+        if any(ch in text for ch in special) or text != text.strip() or text == "":
+            return '"' + text.replace('"', '""') + '"'
+        return text
+
+    return quote
 
 
 def _find(lower_columns: dict[str, object], role: str) -> str | None:
@@ -280,6 +440,8 @@ def _build(
     *,
     source: Path | None,
     line_of_row: np.ndarray | None = None,
+    decimal: str = ".",
+    strict: bool = False,
 ) -> xr.DataArray:
     def at(row: int) -> dict:
         """Where a row came from: file and line, or the frame's row number."""
@@ -291,6 +453,8 @@ def _build(
         loc = at(row)
         return ScoreDataError(loc.pop("prefix") + message, **loc)
 
+    if df.empty:
+        raise ScoreDataError("no rows of scores")
     labels = {}
     for role, col in ((SYSTEM, sys_col), (TOPIC, top_col), (MEASURE, mea_col)):
         column = df[col]
@@ -299,7 +463,7 @@ def _build(
             row = int(np.argmax(missing))
             raise fail(row, f"missing {role} label in column {col!r}")
         labels[role] = column.map(str).to_numpy()
-    values = _numeric(df[val_col], fail)
+    values = _numeric(df[val_col], fail, decimal)
     codes = {}
     uniques = {}
     for role in (SYSTEM, TOPIC, MEASURE):
@@ -326,16 +490,23 @@ def _build(
     shape = (len(uniques[TOPIC]), len(uniques[SYSTEM]), len(uniques[MEASURE]))
     cube_values = np.full(int(np.prod(shape)), np.nan)
     cube_values[flat] = values
-    return make_cube(
+    cube = labelled(
         cube_values.reshape(shape),
         topics=list(uniques[TOPIC]),
         systems=list(uniques[SYSTEM]),
         measures=list(uniques[MEASURE]),
         attrs=attrs,
     )
+    return validate(cube, copy=False, strict=strict)
 
 
-def _numeric(column: pd.Series, fail) -> np.ndarray:
+def _numeric(column: pd.Series, fail, decimal: str = ".") -> np.ndarray:
+    if decimal == "." and column.dtype.kind in "if":
+        out = column.to_numpy(dtype=np.float64)
+        if np.isinf(out).any():
+            i = int(np.argmax(np.isinf(out)))
+            raise fail(i, f"infinite value {out[i]!r}")
+        return out
     out = np.empty(len(column), dtype=np.float64)
     for i, raw in enumerate(column.to_numpy()):
         if raw is None or (isinstance(raw, float) and np.isnan(raw)):
@@ -345,6 +516,11 @@ def _numeric(column: pd.Series, fail) -> np.ndarray:
             if raw.strip().lower() in MISSING_MARKERS:
                 out[i] = np.nan
                 continue
+            if "_" in raw or (decimal != "." and "." in raw):
+                raise fail(i, f"value {raw!r} is not a number")
+            raw = raw.replace(decimal, ".") if decimal != "." else raw
+        elif isinstance(raw, bool | np.bool_):
+            raise fail(i, f"value {raw!r} is not a number")
         try:
             out[i] = float(raw)
         except (TypeError, ValueError):

@@ -415,19 +415,23 @@ class FittedModel:
         if x is self._source and type(self.model)._fit_cdf_self is not Model._fit_cdf_self:
             # The scores fitted on: the family's one-pass route (one sort for E-std).
             func = lambda values, **params: self.model._fit_cdf_self(values)[0]  # noqa: E731
-        return self._apply(func, validate(x, copy=False, what="scores"), x,
-                           bounded_input=self.model.bounded, what="scores")
+        out = self._apply(func, validate(x, copy=False, what="scores"), x,
+                          bounded_input=self.model.bounded, what="scores")
+        out.attrs["standardization"] = self.name  # not raw scores: no range check downstream
+        return out
 
     def icdf(self, p: Any) -> xr.DataArray:
         """The inverse cdf (quantile function) applied to probabilities ``p`` in [0, 1]
         (for the z-score, which is no cdf: the raw score of each z-score ``p``)."""
         if self.model._icdf is None:
             raise ScorestdError(f"model {self.name!r} has no icdf")
-        pc = validate(p, what="probabilities")
+        pc = validate(p, what="probabilities", check_range=False)
         if self.model.is_cdf:  # the z-score's "probabilities" are z-scores
             check_unit_interval(pc, self.name, what="probabilities")
-        return self._apply(self.model._icdf, pc, p, fallback=self.model._unstandardized_icdf,
-                           what="probabilities")
+        out = self._apply(self.model._icdf, pc, p, fallback=self.model._unstandardized_icdf,
+                          what="probabilities")
+        out.attrs["generated_by"] = self.name  # model quantiles, not measured scores
+        return out
 
     def logpdf(self, x: Any) -> xr.DataArray:
         """Log density of the scores ``x`` (``NaN`` on degenerate topics)."""

@@ -153,7 +153,7 @@ def _as_factors(factors: Any) -> xr.Dataset:
         if missing:
             raise ScoreDataError(f"factors need variables 'mean' and 'sd', missing {missing}")
         return factors
-    return standardization_factors(validate(factors))
+    return standardization_factors(validate(factors, check_range=False))
 
 
 def _read_matrix(path: Path) -> pd.DataFrame:

@@ -73,7 +73,27 @@ class GoodnessOfFit:
             "wins_aic": self.wins("aic").to_series(),
             "wins_distance": self.wins("distance").to_series(),
         })
+        frame["note"] = [_note(ll) for ll in frame["loglik"]]
+        frame.attrs["columns"] = {
+            "loglik": "log-likelihood of every score, summed over topics",
+            "mean_aic": "mean over topics of AIC = 2k − 2 loglik (lower is better)",
+            "mean_distance": f"mean over topics of the {d.attrs.get('distance', 'ks')} "
+                             "distance between the fitted cdf and the ecdf",
+            "median_distance": "median over topics of that distance",
+            "wins_aic": "topics where the model has the lowest AIC",
+            "wins_distance": "topics where the model has the smallest distance",
+            "note": "why a likelihood is -inf or NaN (then AIC is inf or NaN)",
+        }
         return frame
+
+
+def _note(loglik: float) -> str:
+    if np.isneginf(loglik):
+        return ("support does not cover the scores: some score has density 0 under the "
+                "fitted model (e.g. uniform fitted on the reference's range)")
+    if np.isnan(loglik):
+        return "no density (the model has no logpdf, or a topic could not be fitted)"
+    return ""
 
 
 def goodness_of_fit(

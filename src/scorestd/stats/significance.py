@@ -21,9 +21,10 @@ from .._options import (
     PairedTest,
     check_option,
     check_probability,
+    check_seed,
 )
 from ..dims import MEASURE, SYSTEM, TOPIC
-from ..errors import ScoreDataError
+from ..errors import ScoreDataError, warn
 from ..kernels import significance as ks
 from ..score_cube import match_input_dims, validate
 from ._pairs import (
@@ -73,7 +74,9 @@ def compare(
         two-sided only.
     correction : {"bonferroni", "holm", "bh"}, optional
         Adjust the p-values over the family of all pairs reported (per measure)
-        into a ``p_adjusted`` variable.
+        into a ``p_adjusted`` variable. None by default: the raw ``p_value`` only
+        (the command line ``scorestd compare`` adjusts with Holm unless told
+        ``--correction none``, as it reports counts of significant pairs).
     conf_level : float
         Level of the two-sided, t-based confidence interval of the mean difference
         (the same whatever the test and ``alternative``).
@@ -85,7 +88,8 @@ def compare(
         Seed of those resamples; the same seed gives the same answer.
     nan_policy : {"omit", "raise"}
         A missing score drops that topic for the pairs of its system (``n`` says
-        how many topics each pair used), or raises ``ScoreDataError`` naming it.
+        how many topics each pair used, and a warning says when ``n`` differs
+        across the pairs of a measure), or raises ``ScoreDataError`` naming it.
         The Tukey tests always raise on missing scores.
 
     Returns
@@ -102,6 +106,12 @@ def compare(
     ScoreDataError
         Fewer than 2 topics or systems, a baseline that is not a system, or a
         missing score under ``nan_policy="raise"``.
+
+    Warns
+    -----
+    ScorestdWarning
+        When missing scores give the pairs of a measure different numbers of topics
+        ``n`` (numpy-backed input).
 
     Examples
     --------
@@ -122,6 +132,7 @@ def compare(
     if test in ks.FAMILY_TESTS and alternative != "two-sided":
         raise ValueError(f"{test!r} is two-sided only")
     check_probability("conf_level", conf_level)
+    check_seed("seed", seed)
     cube = validate(scores)
     check_pairwise_cube(cube, nan_policy="raise" if test in ks.FAMILY_TESTS else nan_policy)
     systems = cube[SYSTEM].values
@@ -147,7 +158,25 @@ def compare(
         res.attrs.update(B=B, seed=str(seed))
     res["n"] = res["n"].astype(np.int64)
     _describe_variables(res, test)
+    _warn_unequal_n(res, cube.sizes[TOPIC])
     return match_input_dims(res, scores)
+
+
+def _warn_unequal_n(res: xr.Dataset, n_topics: int) -> None:
+    """Say when missing scores left the pairs of a measure with different topics."""
+    n = res["n"]
+    if type(n.data).__module__.startswith("dask"):
+        return  # counting would compute the whole result
+    per_measure = n.transpose(MEASURE, ...).values.reshape(n.sizes[MEASURE], -1)
+    for label, counts in zip(res[MEASURE].values, per_measure, strict=True):
+        low, high = int(counts.min()), int(counts.max())
+        if low != high:
+            pair = str(res["pair"].values[int(np.argmin(counts))])
+            warn(f"measure {str(label)!r}: missing scores leave the pairs different topics "
+                 f"(n from {low} to {high} of {n_topics}; fewest: {pair}); their p-values "
+                 "are not comparable, and a pair with fewer than 2 topics has none. Compare "
+                 "on the topics every system has (e.g. read with topics='intersection'), or "
+                 "pass nan_policy='raise'")
 
 
 def _describe_variables(res: xr.Dataset, test: str) -> None:

@@ -18,7 +18,7 @@ from .._options import MissingPrior, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.smoothing import prior_mean, smooth_kernel
-from ..score_cube import match_input_dims, validate
+from ..score_cube import check_same_collection, match_input_dims, validate
 
 __all__ = ["smooth"]
 
@@ -30,6 +30,7 @@ def smooth(
     alpha: float | Mapping[str, float] | xr.DataArray,
     *,
     missing_prior: MissingPrior = "raise",
+    cross_collection: bool = False,
 ) -> xr.DataArray:
     """Smooth each system's scores towards its mean on prior topics (Equation 1).
 
@@ -54,6 +55,10 @@ def smooth(
         ``NaN`` there) for a measure: raise :class:`ScoreDataError` naming the systems,
         or leave its scores unsmoothed (α = 1 for that system) with a
         :class:`ScorestdWarning`.
+    cross_collection : bool
+        Allow a ``prior`` whose ``attrs["collection"]`` differs from that of ``scores``
+        (by default an error: the systems' prior means would come from another
+        collection's topics while its topic labels look alike).
 
     Returns
     -------
@@ -79,6 +84,7 @@ def smooth(
     [[0.44, 0.16], [0.28, 0.08]]
     """
     new = validate(scores, what="scores")
+    check_same_collection(new, prior, what="prior", allowed=cross_collection)
     old = _prior_on_measures(validate(prior, what="prior"), new)
     missing_prior = check_option(missing_prior, MissingPrior, "missing_prior")
     extra = np.setdiff1d(old[SYSTEM].values, new[SYSTEM].values)

@@ -11,6 +11,7 @@ from ..dims import SYSTEM
 from ..models._base import Model
 from ..models.reference import fit_reference
 from ..models.registry import instantiate
+from ..score_cube import check_same_collection
 
 __all__ = ["standardize"]
 
@@ -22,6 +23,7 @@ def standardize(
     reference: Any = None,
     dim: str = SYSTEM,
     degenerate: Degenerate = "unstandardized",
+    cross_collection: bool = False,
     **model_kwargs: Any,
 ) -> xr.DataArray:
     """Standardize scores per topic through the cdf of a model fitted on reference systems.
@@ -57,6 +59,11 @@ def standardize(
         ``x``. ``"nan"`` makes the topic's standardized scores ``NaN``; ``"raise"``
         raises. The first two emit a :class:`~scorestd.errors.ScorestdWarning`
         naming the topics.
+    cross_collection : bool
+        Allow a ``reference`` whose ``attrs["collection"]`` differs from that of
+        ``scores``. By default that is an error: the reference is fitted topic by topic,
+        and topic labels (``t01`` … in every bundled collection) cannot tell two
+        collections apart.
     **model_kwargs
         Options of the model, e.g. ``A=0.2`` for ``"uniform"`` or ``ties="mid"`` for
         ``"empirical"``.
@@ -95,6 +102,7 @@ def standardize(
         instance = instantiate(model, **model_kwargs)
         return _record_model(instance.standardize(scores, degenerate=degenerate), instance,
                              scores)
+    check_same_collection(scores, reference, what="reference", allowed=cross_collection)
     fitted = fit_reference(reference, model, degenerate=degenerate, **model_kwargs)
     return _record_model(fitted.cdf(scores), fitted.model, scores)
 

@@ -1,0 +1,262 @@
+"""What the usual effectiveness measures can score: bounds and, where discrete, the support.
+
+A score outside its measure's range is a sign of a wrong input (a column of topic ids
+read as a run, a measure mislabelled, a corrupted file), never of a good run. The registry
+knows the measures by the names that ``trec_eval`` (``map``, ``ndcg_cut_20``, ``P_10``,
+``recip_rank`` …), ``ir_measures`` (``AP``, ``nDCG@20``, ``P@10``, ``RR``, ``ERR@20``,
+``R@100`` …), ``ranx`` (``map``, ``ndcg@20``, ``precision@10``, ``mrr`` …) and the bundled
+data (``ap``, ``ndcg``, ``p10``, ``rr``, ``ndcg20``, ``err20``) give them; an unknown name is
+accepted as unbounded. Users add their own with :func:`register_measure`.
+
+Only raw scores are checked: a cube whose ``attrs`` carry ``standardization`` (set by
+:func:`scorestd.standardize`) holds standardized values, whatever its measure labels say.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ._options import check_option
+from .errors import OptionError
+
+__all__ = ["TOLERANCE", "Measure", "measure_info", "out_of_range", "register_measure"]
+
+#: How far a score may sit from its support: half a unit of trec_eval's 4th decimal.
+TOLERANCE = 5.0001e-5
+
+#: Scores checked at once (larger arrays are checked in blocks of rows).
+_BLOCK = 1 << 20
+
+#: Kinds of support: any value in [lower, upper], multiples of ``1/k`` (P@k), ``0`` or
+#: ``1/r`` for a rank ``r`` (reciprocal rank), whole numbers (counts).
+Support = Literal["interval", "multiples", "reciprocal", "integers"]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a measure can score.
+
+    Attributes
+    ----------
+    name : str
+        The name as given (``"P_10"``, ``"nDCG@20"``).
+    family : str
+        The measure it is (``"precision"``, ``"ndcg"``).
+    cutoff : float or None
+        The rank cut-off (or recall level) the name carries, if any.
+    lower, upper : float
+        The range of a per-topic score.
+    support : {"interval", "multiples", "reciprocal", "integers"}
+        Every value of ``[lower, upper]``; multiples of ``1/cutoff`` (precision at k);
+        ``0`` or ``1/r`` (reciprocal rank); whole numbers (counts).
+
+    Examples
+    --------
+    >>> m = measure_info("P_10")
+    >>> m.family, m.lower, m.upper, m.describe()
+    ('precision', 0.0, 1.0, 'multiples of 1/10 in [0, 1]')
+    """
+
+    name: str
+    family: str
+    cutoff: float | None
+    lower: float
+    upper: float
+    support: Support = "interval"
+
+    def describe(self) -> str:
+        """The range in words, e.g. ``"[0, 1]"`` or ``"0 or 1/r in [0, 1]"``."""
+        span = f"[{_number(self.lower)}, {_number(self.upper)}]"
+        if self.support == "multiples":
+            return f"multiples of 1/{_number(self.cutoff)} in {span}"
+        if self.support == "reciprocal":
+            return f"0 or 1/rank in {span}"
+        if self.support == "integers":
+            return f"whole numbers in {span}"
+        return span
+
+
+# Families: (lower, upper, support). A "multiples" family without a cut-off in its name
+# (plain "P") is an interval.
+_FAMILIES: dict[str, tuple[float, float, Support]] = {
+    "ap": (0.0, 1.0, "interval"),
+    "ndcg": (0.0, 1.0, "interval"),
+    "err": (0.0, 1.0, "interval"),
+    "precision": (0.0, 1.0, "multiples"),
+    "recall": (0.0, 1.0, "interval"),
+    "rprec": (0.0, 1.0, "interval"),
+    "bpref": (0.0, 1.0, "interval"),
+    "infap": (0.0, 1.0, "interval"),
+    "iprec": (0.0, 1.0, "interval"),
+    "f": (0.0, 1.0, "interval"),
+    "judged": (0.0, 1.0, "interval"),
+    "rbp": (0.0, 1.0, "interval"),
+    "rr": (0.0, 1.0, "reciprocal"),
+    "success": (0.0, 1.0, "integers"),
+    "count": (0.0, math.inf, "integers"),
+    "hits": (0.0, math.inf, "integers"),
+    "dcg": (0.0, math.inf, "interval"),
+}
+
+# Lower-cased base names (cut-off and parameters removed) of trec_eval, ir_measures, ranx
+# and the bundled data → family.
+_ALIASES: dict[str, str] = {
+    **dict.fromkeys(("map", "ap", "map_cut", "set_map", "setap", "gm_map"), "ap"),
+    **dict.fromkeys(("ndcg", "ndcg_cut", "ndcg_burges", "ndcg_rel", "rndcg", "alpha_ndcg",
+                     "alpha-ndcg", "nndcg", "intent_ndcg"), "ndcg"),
+    **dict.fromkeys(("err", "nerr", "err_ia", "err-ia"), "err"),
+    **dict.fromkeys(("p", "precision", "set_p", "setp"), "precision"),
+    **dict.fromkeys(("recall", "r", "set_recall", "setr"), "recall"),
+    **dict.fromkeys(("rprec", "r-precision", "r_precision", "rprecision"), "rprec"),
+    **dict.fromkeys(("bpref",), "bpref"),
+    **dict.fromkeys(("infap", "xinfap"), "infap"),
+    **dict.fromkeys(("iprec_at_recall", "iprec"), "iprec"),
+    **dict.fromkeys(("set_f", "setf", "f1", "f"), "f"),
+    **dict.fromkeys(("judged",), "judged"),
+    **dict.fromkeys(("rbp",), "rbp"),
+    **dict.fromkeys(("recip_rank", "rr", "mrr"), "rr"),
+    **dict.fromkeys(("success", "hit_rate", "hitrate"), "success"),
+    **dict.fromkeys(("num_ret", "num_rel", "num_rel_ret", "num_q", "numret", "numrel",
+                     "numrelret", "num_nonrel_judged_ret"), "count"),
+    **dict.fromkeys(("hits",), "hits"),
+    **dict.fromkeys(("dcg", "dcg_burges"), "dcg"),
+}
+
+#: Measures registered by name with :func:`register_measure` (exact names, checked first).
+_REGISTERED: dict[str, Measure] = {}
+
+_PARAMETERS = re.compile(r"\([^)]*\)")
+_CUTOFF = re.compile(r"^(?P<base>.*?)(?:@|_cut_|_at_|_|\.)?(?P<k>\d+(?:\.\d+)?)$")
+
+
+def measure_info(name: str) -> Measure | None:
+    """What a measure of this name can score, or ``None`` for an unknown name.
+
+    Names are read as ``trec_eval`` (``P_10``, ``ndcg_cut_20``, ``recip_rank``,
+    ``iprec_at_recall_0.10``), ``ir_measures`` (``P@10``, ``nDCG(judged_only=True)@20``,
+    ``RR@10``), ``ranx`` (``precision@10``, ``ndcg_burges@20``, ``mrr``) and the bundled
+    data (``p10``, ``ndcg20``) write them, case-insensitively; measures registered with
+    :func:`register_measure` come first.
+
+    Parameters
+    ----------
+    name : str
+        A measure label.
+
+    Returns
+    -------
+    Measure or None
+
+    Examples
+    --------
+    >>> measure_info("nDCG@20").describe()
+    '[0, 1]'
+    >>> measure_info("recip_rank").describe()
+    '0 or 1/rank in [0, 1]'
+    >>> measure_info("p10").cutoff
+    10.0
+    >>> measure_info("my_utility") is None
+    True
+    """
+    text = str(name)
+    if text in _REGISTERED:
+        return _REGISTERED[text]
+    base = _PARAMETERS.sub("", text).strip().lower()
+    cutoff = None
+    if base not in _ALIASES:
+        match = _CUTOFF.match(base)
+        if match is None or match.group("base").rstrip("_@.") not in _ALIASES:
+            return None
+        base, cutoff = match.group("base").rstrip("_@."), float(match.group("k"))
+    family = _ALIASES[base]
+    lower, upper, support = _FAMILIES[family]
+    if family == "hits" and cutoff is not None:
+        upper = cutoff
+    if support == "multiples" and (cutoff is None or cutoff < 1 or cutoff != int(cutoff)):
+        support = "interval"
+    return Measure(text, family, cutoff, lower, upper, support)
+
+
+def register_measure(
+    name: str,
+    lower: float = 0.0,
+    upper: float = 1.0,
+    *,
+    support: Support = "interval",
+    cutoff: float | None = None,
+) -> Measure:
+    """Declare the range of a measure (your own, or a known one scored differently).
+
+    Parameters
+    ----------
+    name : str
+        The exact measure label of your cubes.
+    lower, upper : float
+        The range of a per-topic score (``-inf``/``inf`` for an open end).
+    support : {"interval", "multiples", "reciprocal", "integers"}
+        See :class:`Measure`; ``"multiples"`` needs ``cutoff``.
+    cutoff : float, optional
+        The k of a ``"multiples"`` support (values are multiples of 1/k).
+
+    Returns
+    -------
+    Measure
+        The entry, which :func:`measure_info` now returns for ``name``.
+
+    Examples
+    --------
+    >>> register_measure("gain_utility", -1.0, 1.0).describe()
+    '[-1, 1]'
+    """
+    check_option(support, Support, "support")
+    if not lower < upper:
+        raise OptionError(f"lower must be < upper; got {lower} and {upper}")
+    if support == "multiples" and not cutoff:
+        raise OptionError("support='multiples' needs cutoff=k (values are multiples of 1/k)")
+    entry = Measure(str(name), str(name), cutoff, float(lower), float(upper), support)
+    _REGISTERED[str(name)] = entry
+    return entry
+
+
+def out_of_range(values: np.ndarray, measure: Measure) -> np.ndarray:
+    """Boolean mask of the scores ``measure`` cannot give (``NaN`` is never flagged).
+
+    Scores within :data:`TOLERANCE` of the range or the support pass: files round to 4
+    decimals.
+
+    Examples
+    --------
+    >>> out_of_range(np.array([0.3, 0.35, 1.5, np.nan]), measure_info("P@10")).tolist()
+    [False, True, True, False]
+    """
+    x = np.asarray(values, dtype=np.float64)
+    if x.ndim > 1 and x.size > _BLOCK:  # in blocks of rows: temporaries stay small
+        rows = max(1, _BLOCK // max(1, x[0].size))
+        out = np.empty(x.shape, dtype=bool)
+        for start in range(0, x.shape[0], rows):
+            out[start:start + rows] = out_of_range(x[start:start + rows], measure)
+        return out
+    with np.errstate(invalid="ignore", divide="ignore"):
+        bad = (x < measure.lower - TOLERANCE) | (x > measure.upper + TOLERANCE)
+        if measure.support == "multiples":
+            steps = x * measure.cutoff
+            bad |= np.abs(steps - np.round(steps)) / measure.cutoff > TOLERANCE
+        elif measure.support == "integers":
+            bad |= np.abs(x - np.round(x)) > TOLERANCE
+        elif measure.support == "reciprocal":
+            rank = np.maximum(np.round(1.0 / np.where(x > 0, x, 1.0)), 1.0)
+            bad |= (x > TOLERANCE) & (np.abs(x - 1.0 / rank) > TOLERANCE)
+    return bad & ~np.isnan(x)
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "?"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:g}"
