@@ -12,7 +12,8 @@ subpackages hold them by layer (see ``docs/architecture.rst``) and stay importab
 - :mod:`scorestd.models`: distribution models, their registry and files, the schemes;
 - :mod:`scorestd.stats`: labelled statistics of cubes;
 - :mod:`scorestd.design`: variance, power and topic set size;
-- :mod:`scorestd.experiments`: resampling studies;
+- :mod:`scorestd.simulation`: simulated collections with known true means;
+- :mod:`scorestd.experiments`: resampling and simulation studies;
 - :mod:`scorestd.plots`, :mod:`scorestd.cli`: front ends.
 
 >>> import scorestd
@@ -23,7 +24,18 @@ subpackages hold them by layer (see ``docs/architecture.rst``) and stay importab
 
 import warnings
 
-from . import accessor, datasets, design, experiments, io, kernels, models, plots, stats
+from . import (
+    accessor,
+    datasets,
+    design,
+    experiments,
+    io,
+    kernels,
+    models,
+    plots,
+    simulation,
+    stats,
+)
 from .design import (
     anova_residual,
     ci_expected_width,
@@ -85,6 +97,7 @@ from .plots import (
     standardization_report,
 )
 from .score_cube import cube, validate
+from .simulation import fit_margins, fit_simulator, simulate, simulation_diagnostics
 from .stats import (
     adjust_pvalues,
     aggregate,

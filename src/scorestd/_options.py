@@ -22,9 +22,11 @@ __all__ = [
     "Correction",
     "Degenerate",
     "HardnessDegenerate",
+    "MarginCriterion",
     "NanPolicy",
     "PairedTest",
     "PowerTest",
+    "SimulationCopula",
     "check_count",
     "check_option",
     "check_positive",
@@ -44,6 +46,10 @@ PowerTest = Literal["paired_t", "unpaired_t", "anova"]
 Degenerate = Literal["unstandardized", "nan", "raise"]
 #: What topic hardness (Equation 2) does with a topic whose scores are all equal.
 HardnessDegenerate = Literal["nan", "zero"]
+#: How the margin of a simulated system is selected among the families that fit.
+MarginCriterion = Literal["aic", "bic", "loglik"]
+#: Dependence between simulated systems: a Gaussian copula, or a vine (``scorestd[vine]``).
+SimulationCopula = Literal["gaussian", "vine"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
 
