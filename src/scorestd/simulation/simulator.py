@@ -9,6 +9,7 @@ score, the mean of ``F_s``, is known: the ground truth of error-rate studies.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -162,6 +163,7 @@ def simulate(
     seed: int | np.random.SeedSequence | None = None,
     chunk_bytes: int = CHUNK_BYTES,
     dask: bool = False,
+    progress: bool | None = None,
 ) -> xr.DataArray:
     """Simulate ``trials`` new collections of ``n_topics`` topics from a fitted simulator.
 
@@ -181,6 +183,9 @@ def simulate(
         it, to a whole block of 64 trials).
     dask : bool
         Return a lazy dask-backed array, one chunk of trials per dask chunk.
+    progress : bool, optional
+        A progress bar over the chunks (default: when standard error is a terminal;
+        never with ``dask``).
 
     Returns
     -------
@@ -220,6 +225,11 @@ def simulate(
         values = da.concatenate(parts, axis=0)[..., np.newaxis]
     else:
         values = np.empty((trials, n_topics, n_sys, 1))
+        show = sys.stderr.isatty() if progress is None else bool(progress)
+        if show and len(bounds) > 1:
+            from tqdm.auto import tqdm
+
+            bounds = tqdm(bounds, desc="simulate", unit="chunk")
         for a, b in bounds:
             values[a:b, ..., 0] = simulator._draw(root, a, b, n_topics)
     measure = simulator.margins.measure
