@@ -33,6 +33,8 @@ METHODS: tuple[str, ...] = (
     # resampling experiments
     "within_collection", "between_collection", "split_half", "smoothing_experiment",
     "discriminative_power", "swap_rate", "leave_one_out",
+    # simulation
+    "fit_margins", "fit_simulator", "topic_set_validation", "estd_stability",
 )
 
 
