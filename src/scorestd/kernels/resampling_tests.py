@@ -299,6 +299,7 @@ def mean_difference_pvalues(
         w = bootstrap_counts(n_topics, B, seed)
         obs = d.mean(axis=1)
         tol = _REL_TOL * np.abs(d).sum(axis=1) / n_topics
+    alternatives = tuple(dict.fromkeys(alternatives))
     counts = {a: np.zeros(len(d), dtype=np.int64) for a in alternatives}
     starts, step = _chunks(len(w), len(d))
     for s in starts:
