@@ -106,10 +106,14 @@ def test_type1_of_rank_tests_is_where_the_copulas_differ(ap_study):
     # A Gaussian copula is exchangeable: with both runs on one margin, the difference is
     # symmetric about 0 and the Wilcoxon and sign tests keep α. The published per-pair
     # copulas (asymmetric families) make it skewed, and those tests reject too often.
+    # (The sign test is discrete, hence conservative: at most α.)
     for test in ("wilcoxon", "sign"):
         for tails in (1, 2):
             ours = ap_study.data.sel(test=test, tails=tails, alpha=0.05)
-            assert abs(ours["type1"].item() - 0.05) < 4 * ours["type1_se"].item() + 0.005
+            rate, se = ours["type1"].item(), ours["type1_se"].item()
+            assert rate < 0.05 + 4 * se
+            if test == "wilcoxon":
+                assert rate > 0.05 - 4 * se
             assert reference("type1", "ap", 50, test, tails, 0.05) > 0.06
 
 
