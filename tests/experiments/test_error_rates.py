@@ -10,9 +10,9 @@ import pytest
 
 import scorestd
 from scorestd.experiments.error_rates import (
+    _pool,
     _type1_design,
     _type2_design,
-    _pool,
     error_rates,
     prepare_collection,
 )

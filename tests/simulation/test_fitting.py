@@ -10,8 +10,7 @@ from scipy import integrate, stats
 
 import scorestd
 from scorestd.errors import ScoreDataError, ScorestdWarning
-from scorestd.simulation import fit_margins, solve_mean_transform, support_of
-from scorestd.simulation import _grid
+from scorestd.simulation import _grid, fit_margins, solve_mean_transform, support_of
 
 
 @pytest.fixture(scope="module")
@@ -47,9 +46,11 @@ def test_bic_and_loglik_criteria(adhoc8):
 
 def test_means_and_variances_match_the_distributions(ap_margins):
     # the table moments against numerical integration of the exact cdf
+    def tail(v, s):
+        return 1 - ap_margins.cdf(np.full((1, len(ap_margins.systems)), v))[0, s]
+
     for s in range(0, len(ap_margins.systems), 40):
-        cdf = lambda v, s=s: ap_margins.cdf(np.full((1, len(ap_margins.systems)), v))[0, s]  # noqa: E731
-        mean = integrate.quad(lambda v: 1 - cdf(v), 0, 1, limit=200)[0]
+        mean = integrate.quad(tail, 0, 1, args=(s,), limit=200)[0]
         assert ap_margins.mean[s] == pytest.approx(mean, abs=2e-6)
 
 
@@ -110,9 +111,8 @@ def test_mean_transform_hits_its_target_to_1e6(ap_margins):
     moved = ap_margins.transform(targets)
     for name, goal in targets.items():
         s = list(systems).index(name)
-        one = np.full((1, len(systems)), 0.0)
-
         def tail(v, s=s):
+            one = np.zeros((1, len(systems)))
             one[0, s] = v
             return 1 - moved.cdf(one)[0, s]
 
@@ -134,7 +134,7 @@ def test_mean_transform_bad_targets(ap_margins):
         ap_margins.transform({"nope": 0.3})
     # a discrete margin whose support tops at 0.5 cannot reach a mean of 0.7
     table = np.cumsum([[0.5, 0.5, 0.0]], axis=1)
-    a, b, ok = solve_mean_transform(table, np.array([0.7]), support=np.array([0.0, 0.5, 1.0]))
+    a, _, ok = solve_mean_transform(table, np.array([0.7]), support=np.array([0.0, 0.5, 1.0]))
     assert not ok[0] and np.isnan(a[0])
 
 

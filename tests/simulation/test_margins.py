@@ -17,11 +17,11 @@ from scorestd.simulation import (
     NormalKernelMargin,
     OrderedKernelMargin,
     TruncNormalMargin,
+    _grid,
     get_margin,
     margin_names,
     support_of,
 )
-from scorestd.simulation import _grid
 from scorestd.simulation.margins import expand
 
 P10 = support_of("p10")

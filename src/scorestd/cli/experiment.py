@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ..errors import ScorestdError
 from .. import experiments
+from ..errors import ScorestdError
 from ..io import load
 from ._common import add_command, print_table, split_list, write_figure
 

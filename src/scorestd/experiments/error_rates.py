@@ -52,10 +52,10 @@ from ..kernels.resampling_tests import mean_difference_pvalues
 from ..kernels.t_decisions import paired_t_complete
 from ..score_cube import validate
 from ..simulation import _random
+from ..simulation._grid import stacked, table_inverse
 from ..simulation.copula import GaussianCopula
 from ..simulation.fitting import fit_margins
 from ..simulation.transform import apply_transform, solve_mean_transform
-from ..simulation._grid import stacked, table_inverse
 from .engine import run_batches
 from .result import ALPHAS, Experiment, save_figure
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["X", "WEIGHTS", "stacked", "table_inverse", "table_moments"]
+__all__ = ["WEIGHTS", "X", "stacked", "table_inverse", "table_moments"]
 
 
 def _grid() -> np.ndarray:

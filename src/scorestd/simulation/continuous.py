@@ -21,8 +21,13 @@ from ..models.truncnorm import TruncNormal
 from . import _grid
 from .margins import ContinuousMargin
 
-__all__ = ["BetaKernelMargin", "Beta1Margin", "NormalKernelMargin", "TruncNormalMargin",
-           "CAP"]
+__all__ = [
+    "CAP",
+    "Beta1Margin",
+    "BetaKernelMargin",
+    "NormalKernelMargin",
+    "TruncNormalMargin",
+]
 
 #: Scores are clipped into [CAP, 1 − CAP] before a beta or beta-kernel fit (simIReff).
 CAP = 1e-6

@@ -212,7 +212,7 @@ def _smooth(counts: np.ndarray, lam: np.ndarray) -> np.ndarray:
     size = counts.shape[-1]
     shape = np.broadcast_shapes(c.shape, lam.shape)
     fwd, bwd = np.zeros(shape), np.zeros(shape)
-    lam_b = np.broadcast_to(lam, shape[:-1] + (1,))[..., 0]
+    lam_b = np.broadcast_to(lam, (*shape[:-1], 1))[..., 0]
     for k in range(1, size):  # fwd_k = λ (fwd_{k−1} + c_{k−1})
         fwd[..., k] = lam_b * (fwd[..., k - 1] + c[..., k - 1])
     for k in range(size - 2, -1, -1):

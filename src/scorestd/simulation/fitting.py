@@ -251,7 +251,7 @@ class Margins:
                 goal[index[str(system)]] = float(value)
         else:
             goal = np.asarray(target, dtype=np.float64)
-            if goal.shape != goal.shape[:0] + (len(self.systems),):
+            if goal.shape != (len(self.systems),):
                 raise ValueError(f"target needs one value per system ({len(self.systems)}); "
                                  f"got shape {goal.shape}")
         todo = ~np.isnan(goal)
