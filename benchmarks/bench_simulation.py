@@ -27,12 +27,12 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
-import contextlib
 import resource
 import time
 import warnings
 
 import scorestd
+from scorestd.cli.experiment import _client as cluster
 from scorestd.experiments.error_rates import COLLECTIONS, _pool
 
 MEASURES = ("ap", "p10", "rr", "ndcg20", "err20")
@@ -41,18 +41,6 @@ MEASURES = ("ap", "p10", "rr", "ndcg20", "err20")
 def peak_mb() -> float:
     """Peak resident set size of this process (MiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-@contextlib.contextmanager
-def cluster(workers: int):
-    if workers <= 0:
-        yield None
-        return
-    from distributed import Client, LocalCluster
-
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as lc, Client(lc) as client:
-        yield client
 
 
 def main() -> None:
