@@ -105,7 +105,8 @@ def test_type1_rates_agree_with_the_published_ones(ap_study):
 def test_type1_of_rank_tests_is_where_the_copulas_differ(ap_study):
     # A Gaussian copula is exchangeable: with both runs on one margin, the difference is
     # symmetric about 0 and the Wilcoxon and sign tests keep α. The published per-pair
-    # copulas (asymmetric families) make it skewed, and those tests reject too often.
+    # copulas (asymmetric families) make it skewed, and those tests reject too often
+    # (reproduced with copula="vine", below).
     # (The sign test is discrete, hence conservative: at most α.)
     for test in ("wilcoxon", "sign"):
         for tails in (1, 2):
@@ -147,3 +148,31 @@ def test_bad_arguments(normal_collection):
         error_rates({"n": normal_collection}, tests=["t"], seed=1)
     with pytest.raises(scorestd.ScoreDataError, match="no collection has measure 'ap'"):
         error_rates({"n": normal_collection}, measures=["ap"], trials=64, deltas=None, seed=1)
+
+
+def test_vine_pair_copulas_need_the_extra(monkeypatch, normal_collection):
+    import builtins
+
+    real = builtins.__import__
+
+    def fake(name, *args, **kwargs):
+        if name == "pyvinecopulib":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+    with pytest.raises(scorestd.ScorestdError, match=r'pip install "scorestd\[vine\]"'):
+        error_rates({"n": normal_collection}, copula="vine", seed=1)
+
+
+def test_vine_pair_copulas_make_rank_tests_liberal():
+    # With a copula per pair selected by AIC (asymmetric Tawn copulas among them), the
+    # difference of two runs on one margin is skewed: Wilcoxon rejects H0 too often, as
+    # published (0.072 at α = .05, two-tailed, ap, n = 50).
+    pytest.importorskip("pyvinecopulib")
+    res = error_rates(["adhoc8"], measures=["ap"], n_topics=[50], deltas=None,
+                      tests=["paired_t", "wilcoxon"], trials=320, copula="vine", seed=4)
+    t = res.data["type1"].sel(tails=2, alpha=0.1)
+    assert res.data.attrs["copula"] == "vine"
+    assert abs(t.sel(test="paired_t").item() - 0.1) < 4 * np.sqrt(0.09 / 320)
+    assert t.sel(test="wilcoxon").item() > t.sel(test="paired_t").item()

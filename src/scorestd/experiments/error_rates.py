@@ -8,7 +8,8 @@ counted rather than guessed:
 - every run of every collection gets a margin (:func:`scorestd.fit_margins`, AIC among
   simIReff's families) after duplicate runs (equal on every topic to 1e-5) and the
   bottom 10% of runs by mean are removed; pairs of runs get the dependence of a
-  Gaussian copula fitted to the collection;
+  Gaussian copula fitted to the collection (default) or, as the paper, a bivariate
+  copula per pair selected by AIC (``copula="vine"``, with ``pyvinecopulib``);
 - **Type I**: a collection is drawn with probability proportional to its runs, two of
   its runs uniformly; both simulated scores come from the *first* run's margin (the
   null hypothesis holds by construction) with the copula of the pair; the error rate
@@ -35,7 +36,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -43,7 +44,7 @@ import pandas as pd
 import xarray as xr
 from scipy import special, stats
 
-from .._options import check_count, check_option
+from .._options import SimulationCopula, check_count, check_option
 from ..datasets import load as load_dataset
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning
@@ -53,7 +54,12 @@ from ..kernels.t_decisions import paired_t_complete
 from ..score_cube import validate
 from ..simulation import _random
 from ..simulation._grid import stacked, table_inverse
-from ..simulation.copula import GaussianCopula
+from ..simulation.copula import (
+    GaussianCopula,
+    check_vine_available,
+    fit_pair_copulas,
+    sample_pair,
+)
 from ..simulation.fitting import fit_margins
 from ..simulation.transform import apply_transform, solve_mean_transform
 from .engine import run_batches
@@ -112,12 +118,25 @@ class _Pool:
     support: np.ndarray | None
     means: np.ndarray  # (M,)
     corr: list[np.ndarray]  # per collection
+    pobs: list[np.ndarray] | None  # per collection, scores for the pair copulas (vine)
     failures: int
     families: dict[str, int]
+    fitted: dict[tuple[int, int, int], Any] = field(default_factory=dict)
+
+    def pair_copulas(self, keys: np.ndarray) -> np.ndarray:
+        """The bivariate copula of each ``(collection, i, j)`` (``i < j``), fitted once."""
+        out = np.empty(len(keys), dtype=object)
+        for k, (c, i, j) in enumerate(keys.tolist()):
+            if (c, i, j) not in self.fitted:
+                self.fitted[c, i, j] = fit_pair_copulas(self.pobs[c][:, [i, j]],
+                                                        method="mle")[0, 1]
+            out[k] = self.fitted[c, i, j]
+        return out
 
 
-def _pool(cubes: Mapping[str, Any], measure: str) -> _Pool:
+def _pool(cubes: Mapping[str, Any], measure: str, copula: str = "gaussian") -> _Pool:
     tables, means, corr, names, sizes, failures, families = [], [], [], [], [], 0, {}
+    pobs = [] if copula == "vine" else None
     for name, cube in cubes.items():
         if measure not in [str(m) for m in cube[MEASURE].values]:
             continue
@@ -131,6 +150,8 @@ def _pool(cubes: Mapping[str, Any], measure: str) -> _Pool:
         tables.append(margins.table)
         means.append(margins.mean)
         corr.append(GaussianCopula.fit(np.asarray(kept.values)).corr)
+        if pobs is not None:
+            pobs.append(np.asarray(kept.values))
         names.append(name)
         sizes.append(len(margins.systems))
         support = margins.support
@@ -138,7 +159,8 @@ def _pool(cubes: Mapping[str, Any], measure: str) -> _Pool:
         raise ScoreDataError(f"no collection has measure {measure!r}")
     sizes = np.array(sizes)
     return _Pool(measure, names, np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes,
-                 np.vstack(tables), support, np.concatenate(means), corr, failures, families)
+                 np.vstack(tables), support, np.concatenate(means), corr, pobs,
+                 failures, families)
 
 
 @dataclass
@@ -151,8 +173,10 @@ class _Design:
     group_pairs: np.ndarray  # (G + 1,) pair offsets of each group
     exp_tables: np.ndarray  # (E, K) experimental tables (transformed for δ > 0)
     exp_rows: np.ndarray  # (P,) row of exp_tables of each pair
-    rho: np.ndarray  # (P,) copula correlation of the pair
+    rho: np.ndarray  # (P,) Gaussian copula correlation of the pair
     base_tables: np.ndarray  # (M, K)
+    keys: np.ndarray | None = None  # (P, 3) collection, baseline and experimental run
+    copulas: np.ndarray | None = None  # (P,) pair copulas (object), fitted when drawn
 
     def __post_init__(self) -> None:
         self.base_flat = stacked(self.base_tables)
@@ -161,25 +185,28 @@ class _Design:
 
 
 def _type1_design(pool: _Pool) -> _Design:
-    groups, pairs, rho = [], [], []
+    groups, pairs, rho, keys = [], [], [], []
     for c, (off, size) in enumerate(zip(pool.offsets, pool.sizes, strict=True)):
         for i in range(size):
             js = np.delete(np.arange(size), i)
             groups.append(off + i)
             pairs.append(np.full(len(js), off + i))
             rho.append(pool.corr[c][i, js])
+            keys.append(np.column_stack([np.full(len(js), c), np.full(len(js), i), js]))
     # Two runs drawn uniformly = the first uniformly, the second among the others.
     coll_groups = np.concatenate([[0], np.cumsum(pool.sizes)])
     group_pairs = np.concatenate([[0], np.cumsum([len(p) for p in pairs])])
     exp_margin = np.concatenate(pairs)
     # H0: the second run's scores come from the first run's margin too.
     return _Design(pool.sizes / pool.sizes.sum(), coll_groups, np.array(groups), group_pairs,
-                   pool.tables, exp_margin, np.concatenate(rho), pool.tables)
+                   pool.tables, exp_margin, np.concatenate(rho), pool.tables,
+                   np.concatenate(keys) if pool.pobs is not None else None)
 
 
 def _type2_design(pool: _Pool, delta: float, closest: int = 10, top: float = 0.25
                   ) -> _Design:
     coll_groups, base, group_pairs, exp, target, rho = [0], [], [0], [], [], []
+    keys = []
     for c, (off, size) in enumerate(zip(pool.offsets, pool.sizes, strict=True)):
         mu = pool.means[off:off + size]
         order = np.argsort(-mu, kind="stable")
@@ -191,6 +218,7 @@ def _type2_design(pool: _Pool, delta: float, closest: int = 10, top: float = 0.2
             exp.append(off + js)
             target.append(np.full(len(js), mu[i] + delta))
             rho.append(pool.corr[c][i, js])
+            keys.append(np.column_stack([np.full(len(js), c), np.full(len(js), i), js]))
             base.append(off + i)
     exp, target, rho = np.concatenate(exp), np.concatenate(target), np.concatenate(rho)
     ok_target = target < 1
@@ -210,23 +238,35 @@ def _type2_design(pool: _Pool, delta: float, closest: int = 10, top: float = 0.2
     coll_groups = np.concatenate([[0], np.cumsum(coll_counts)])
     group_pairs = np.concatenate([[0], np.cumsum(kept_groups[has])])
     return _Design(coll_counts / coll_counts.sum(), coll_groups, np.array(base)[has],
-                   group_pairs, tables, np.arange(len(tables)), rho[ok], pool.tables)
+                   group_pairs, tables, np.arange(len(tables)), rho[ok], pool.tables,
+                   np.concatenate(keys)[ok] if pool.pobs is not None else None)
 
 
-def _draw_pairs(design: _Design, rng: np.random.Generator, n: int, n_topics: int,
-                support: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Baseline and experimental scores ``(n, T)`` of ``n`` trials."""
-    u = rng.random((n, 3))
-    z = rng.standard_normal((n, 2, n_topics))
+def _select(design: _Design, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Baseline group and pair of each trial from uniforms ``u`` ``(n, 3)``: a collection
+    by its weight, a baseline uniformly within it, a pair uniformly within the baseline."""
     coll = np.minimum(np.searchsorted(np.cumsum(design.coll_prob), u[:, 0], side="right"),
                       len(design.coll_prob) - 1)
     first, count = design.coll_groups[coll], np.diff(design.coll_groups)[coll]
     group = first + np.minimum((u[:, 1] * count).astype(np.int64), count - 1)
     p_first, p_count = design.group_pairs[group], np.diff(design.group_pairs)[group]
-    pair = p_first + np.minimum((u[:, 2] * p_count).astype(np.int64), p_count - 1)
-    rho = design.rho[pair][:, np.newaxis]
-    ub = special.ndtr(z[:, 0])
-    ue = special.ndtr(rho * z[:, 0] + np.sqrt(np.maximum(1 - rho * rho, 0.0)) * z[:, 1])
+    return group, p_first + np.minimum((u[:, 2] * p_count).astype(np.int64), p_count - 1)
+
+
+def _draw_pairs(design: _Design, rng: np.random.Generator, n: int, n_topics: int,
+                support: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Baseline and experimental scores ``(n, T)`` of ``n`` trials."""
+    group, pair = _select(design, rng.random((n, 3)))
+    if design.keys is None:
+        z = rng.standard_normal((n, 2, n_topics))
+        rho = design.rho[pair][:, np.newaxis]
+        ub = special.ndtr(z[:, 0])
+        ue = special.ndtr(rho * z[:, 0] + np.sqrt(np.maximum(1 - rho * rho, 0.0)) * z[:, 1])
+    else:  # one pyvinecopulib call per trial: each trial has its own pair copula
+        uu = np.stack([sample_pair(design.copulas[k], n_topics, rng) for k in pair])
+        flip = (design.keys[pair, 1] > design.keys[pair, 2])[:, np.newaxis]
+        ub = np.where(flip, uu[..., 1], uu[..., 0])
+        ue = np.where(flip, uu[..., 0], uu[..., 1])
     base = table_inverse(design.base_tables, ub, rows=design.base_margin[group][:, None],
                          support=support, flat=design.base_flat)
     exp = table_inverse(design.exp_tables, ue, rows=design.exp_rows[pair][:, None],
@@ -296,6 +336,14 @@ def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, test
     n_blocks = -(-trials // _random.BLOCK)
     blocks = np.arange(n_blocks)
     keep = np.minimum(trials - blocks * _random.BLOCK, _random.BLOCK)
+    if design.keys is not None:  # fit the pair copulas the trials draw (once per pool)
+        drawn = np.unique(np.concatenate([
+            _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1][:k]
+            for b, k in zip(blocks, keep, strict=True)]))
+        design.copulas = np.empty(len(design.keys), dtype=object)
+        ordered = np.sort(design.keys[drawn, 1:], axis=1)
+        design.copulas[drawn] = pool.pair_copulas(
+            np.column_stack([design.keys[drawn, 0], ordered]))
     df = n_topics - 1
     crit = {1: stats.t.ppf(1 - alphas, df), 2: stats.t.ppf(1 - alphas / 2, df)}
     data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
@@ -402,6 +450,7 @@ def error_rates(
     trials: int = 100_000,
     trials_type2: int = 20_000,
     B: int = 2_000,
+    copula: SimulationCopula = "gaussian",
     seed: int | None = None,
     batch_size: int | None = None,
     progress: bool | None = None,
@@ -432,6 +481,12 @@ def error_rates(
         Type II/III trials per (measure, n_topics, δ).
     B : int
         Resamples of the permutation and bootstrap tests (fresh for every 64 trials).
+    copula : {"gaussian", "vine"}
+        Dependence of a pair of runs: the pair's entry of the collection's Gaussian
+        copula (numpy, fast), or, as the paper, a bivariate copula per pair selected by
+        AIC among the parametric families of ``pyvinecopulib`` (extra ``scorestd[vine]``;
+        parameters by inversion of Kendall's τ; fitting every pair takes about a minute
+        per measure, and trials sample them one call each).
     seed : int
         Required; the rates depend only on it (not on batch size or workers).
     batch_size : int, optional
@@ -466,6 +521,9 @@ def error_rates(
     """
     if seed is None:
         raise ValueError("seed= is required: simulation studies must be reproducible")
+    check_option(copula, SimulationCopula, "copula")
+    if copula == "vine":
+        check_vine_available()
     for test in tests:
         check_option(test, ERROR_RATE_TESTS, "test")
     trials = check_count("trials", trials)
@@ -492,7 +550,7 @@ def error_rates(
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
               "progress": progress, "client": client}
     for m, measure in enumerate(measures):
-        pool = _pool(cubes, measure)
+        pool = _pool(cubes, measure, copula)
         warned += pool.failures
         families[measure] = pool.families
         design = _type1_design(pool)
@@ -533,7 +591,7 @@ def error_rates(
     attrs = {"experiment": "error rates (Urbano, Lima & Hanjalic 2019)",
              "data": ", ".join(cubes), "measure": ", ".join(measures),
              "trials": trials, "trials_type2": trials_type2, "B": B, "seed": seed,
-             "copula": "gaussian", "margin_warnings": warned,
+             "copula": copula, "margin_warnings": warned,
              "margins": "; ".join(f"{m}: {f}" for m, f in families.items())}
     return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs))
 

@@ -131,8 +131,7 @@ class VineCopula:
         """
         pv = _vine_module()
         check_option(criterion, MarginCriterion, "criterion")
-        families = (pv.parametric if family_set is None
-                    else [getattr(pv.BicopFamily, str(f)) for f in family_set])
+        families = _families(pv, family_set)
         kwargs = {"family_set": families, "selection_criterion": criterion}
         if trunc_lvl is not None:
             kwargs["trunc_lvl"] = int(trunc_lvl)
@@ -145,6 +144,47 @@ class VineCopula:
         seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=4)]
         draw = getattr(self.vine, "sample", None) or self.vine.simulate
         return np.asarray(draw(int(n), seeds=seeds))
+
+
+def _families(pv: Any, family_set: Sequence[str] | None) -> list:
+    if family_set is None:
+        return list(getattr(getattr(pv, "families", None), "parametric", None)
+                    or pv.parametric)
+    return [getattr(pv.BicopFamily, str(f)) for f in family_set]
+
+
+def fit_pair_copulas(x: np.ndarray, *, family_set: Sequence[str] | None = None,
+                     criterion: MarginCriterion = "aic", method: str = "itau") -> np.ndarray:
+    """A bivariate copula (``pyvinecopulib.Bicop``) for every pair of columns of ``x``.
+
+    Each pair's family (and rotation) is selected by ``criterion`` among ``family_set``
+    (default: every parametric family) on the pseudo-observations, as Urbano, Lima &
+    Hanjalic (2019) do with R's ``VineCopula::BiCopSelect``; ``method`` fits the
+    parameters (``"itau"``: inversion of Kendall's τ, fast; ``"mle"``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(S, S)`` object array: entry ``[i, j]`` (``i < j``) is the copula of columns
+        ``(i, j)``; the other entries are ``None``.
+    """
+    pv = _vine_module()
+    check_option(method, ("itau", "mle"), "method")
+    controls = pv.FitControlsBicop(family_set=_families(pv, family_set),
+                                   selection_criterion=criterion, parametric_method=method)
+    u = pseudo_observations(np.asarray(x, dtype=np.float64))
+    out = np.empty((u.shape[1], u.shape[1]), dtype=object)
+    for i in range(u.shape[1]):
+        for j in range(i + 1, u.shape[1]):
+            out[i, j] = pv.Bicop.from_data(np.asfortranarray(u[:, [i, j]]), controls=controls)
+    return out
+
+
+def sample_pair(copula: Any, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` draws ``(n, 2)`` of a ``pyvinecopulib.Bicop`` seeded from ``rng``."""
+    seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=2)]
+    draw = getattr(copula, "sample", None) or copula.simulate
+    return np.asarray(draw(int(n), seeds=seeds))
 
 
 def check_vine_available() -> None:
