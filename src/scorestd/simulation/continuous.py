@@ -231,7 +231,8 @@ class BetaKernelMargin(_KernelMargin):
     variance near ``x`` is about ``b x (1 − x)``; ``h`` is Silverman's Gaussian
     bandwidth). ``f̂`` does not integrate to exactly 1, so it is renormalised; its cdf
     is the cumulative trapezoidal integral on the tabulation grid (linear between grid
-    points). Effective degrees of freedom ``mean_i K_b(x_i; x_i) / f̂(x_i)``.
+    points; the density is tabulated on the same grid, linear between its points, so it
+    integrates to exactly 1). Effective degrees of freedom ``mean_i K_b(x_i; x_i) / f̂(x_i)``.
 
     Examples
     --------
@@ -247,7 +248,7 @@ class BetaKernelMargin(_KernelMargin):
 
     @classmethod
     def param_names(cls) -> tuple[str, ...]:
-        return ("sample", "b", "norm", "cdf")
+        return ("b", "pdf", "cdf")
 
     def _fit(self, values, degenerate):
         sample = np.sort(np.clip(values, CAP, 1 - CAP), axis=-1)
@@ -260,35 +261,38 @@ class BetaKernelMargin(_KernelMargin):
                                     sample, safe_b)
         steps = np.diff(_grid.X) * (dens[..., 1:] + dens[..., :-1]) / 2
         cum = np.concatenate([np.zeros((*b.shape, 1)), np.cumsum(steps, axis=-1)], axis=-1)
-        norm = cum[..., -1]
-        cdf = cum / norm[..., np.newaxis]
-        cdf = np.where(np.isnan(b)[..., np.newaxis], np.nan, cdf)
-        return {"sample": sample, "b": b, "norm": norm, "cdf": cdf}
+        norm = cum[..., -1:]
+        bad = np.isnan(b)[..., np.newaxis]
+        return {"b": b, "pdf": np.where(bad, np.nan, dens / norm),
+                "cdf": np.where(bad, np.nan, cum / norm)}
 
-    def _cdf(self, x, *, sample, b, norm, cdf):
+    @staticmethod
+    def _interp(x, table):
+        """Linear interpolation of grid tables ``(…, K)`` at ``x`` ``(…, N)``."""
         xc = np.clip(x, 0.0, 1.0)
         j = np.clip(np.searchsorted(_grid.X, xc, side="right"), 1, _grid.X.size - 1)
         lo, hi = _grid.X[j - 1], _grid.X[j]
-        cdf = np.broadcast_to(cdf, (*x.shape[:-1], cdf.shape[-1]))
-        f_lo = np.take_along_axis(cdf, j - 1, axis=-1)
-        f_hi = np.take_along_axis(cdf, j, axis=-1)
+        table = np.broadcast_to(table, (*x.shape[:-1], table.shape[-1]))
+        f_lo = np.take_along_axis(table, j - 1, axis=-1)
+        f_hi = np.take_along_axis(table, j, axis=-1)
         return f_lo + (xc - lo) / (hi - lo) * (f_hi - f_lo)
+
+    def _cdf(self, x, *, b, pdf, cdf):
+        return self._interp(x, cdf)
 
     def _icdf(self, p, **params):
         return invert_cdf(lambda x: self._cdf(x, **params), p)
 
-    def _logpdf(self, x, *, sample, b, norm, cdf):
-        xc = np.clip(x, 0.0, 1.0)
-        dens = _beta_kernel_density(xc, sample, b) / norm
+    def _logpdf(self, x, *, b, pdf, cdf):
         with np.errstate(divide="ignore"):
-            return np.where((x >= 0) & (x <= 1), np.log(dens), -np.inf)
+            return np.where((x >= 0) & (x <= 1), np.log(self._interp(x, pdf)), -np.inf)
 
-    def _eff_df(self, values, *, sample, b, norm, cdf):
+    def _eff_df(self, values, *, b, **_):
         s = np.clip(values, CAP, 1 - CAP)
         bb = b[..., np.newaxis]
         p, q = s / bb, (1 - s) / bb
         k0 = np.exp(p * np.log(s) + q * np.log1p(-s) - special.betaln(p + 1, q + 1))
-        return np.mean(k0 / _beta_kernel_density(s, sample, bb), axis=-1)
+        return np.mean(k0 / _beta_kernel_density(s, np.sort(s, axis=-1), bb), axis=-1)
 
     def _tabulate(self, *, cdf, **_):
         return cdf

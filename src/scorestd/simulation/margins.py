@@ -212,7 +212,11 @@ _MARGINS: dict[str, type[MarginFamily]] = {}
 
 
 def register_margin(name: str, cls: type[MarginFamily]) -> type[MarginFamily]:
-    """Register a margin family under ``name`` (also as a model, if the name is free).
+    """Register a margin family under ``name``.
+
+    A continuous family is also registered as a standardization model (if the name is
+    free), so ``scorestd.standardize(scores, name)`` works; a discrete family needs its
+    support, so it standardizes only as an instance (``model=Family(support=…)``).
 
     Examples
     --------
@@ -228,7 +232,7 @@ def register_margin(name: str, cls: type[MarginFamily]) -> type[MarginFamily]:
         raise TypeError(f"a margin family must subclass scorestd.simulation.MarginFamily, "
                         f"got {cls!r}")
     _MARGINS[str(name)] = cls
-    if str(name) not in _model_names():
+    if not cls.discrete and str(name) not in _model_names():
         register_model(str(name), cls)
     return cls
 
