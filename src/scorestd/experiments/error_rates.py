@@ -370,8 +370,9 @@ class ErrorRates(Experiment):
         Examples
         --------
         >>> import scorestd
-        >>> res = scorestd.error_rates(measures=["ap"], n_topics=[25], deltas=[0.05],
-        ...                            trials=128, trials_type2=128, B=200, seed=1)
+        >>> res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25],
+        ...                            deltas=[0.05], trials=128, trials_type2=128, B=200,
+        ...                            seed=1)
         >>> list(res.summary().columns)
         ['type1', 'type1_se', 'power@0.05', 'type3@0.05']
         """
@@ -514,7 +515,7 @@ def error_rates(
     Examples
     --------
     >>> import scorestd
-    >>> res = scorestd.error_rates(measures=["ap"], n_topics=[25], deltas=None,
+    >>> res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25], deltas=None,
     ...                            tests=["paired_t"], trials=640, seed=1)
     >>> float(res.data["type1"].sel(alpha=0.05, tails=2).item()) < 0.1
     True

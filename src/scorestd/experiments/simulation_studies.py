@@ -54,8 +54,9 @@ class TopicSetValidation(Experiment):
         Examples
         --------
         >>> import scorestd
-        >>> res = scorestd.topic_set_validation(scorestd.datasets.load("adhoc8"),
-        ...     measure="ap", schemes=["raw"], min_diff=0.1, trials=5, seed=1)
+        >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 20))
+        >>> res = scorestd.topic_set_validation(ap, schemes=["raw"], min_diff=0.1, trials=5,
+        ...                                     truth_topics=2000, seed=1)
         >>> list(res.summary().columns)
         ['n_topics', 'promised_power', 'achieved_power', 'achieved_se', 'pairs']
         """
@@ -180,9 +181,9 @@ class EstdStability(Experiment):
         Examples
         --------
         >>> import scorestd
-        >>> res = scorestd.estd_stability(scorestd.datasets.load("adhoc8"), measure="ap",
-        ...                               pool_sizes=[5, 50], trials=20, seed=1)
-        >>> bool(res.summary().loc[5, "sd"] > res.summary().loc[50, "sd"])
+        >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 30))
+        >>> res = scorestd.estd_stability(ap, pool_sizes=[5, 25], trials=20, seed=1)
+        >>> bool(res.summary().loc[5, "sd"] > res.summary().loc[25, "sd"])
         True
         """
         e = self.data["estd"]

@@ -8,7 +8,7 @@ holds what is built on the models alone: the standardization schemes of the expe
 (netCDF, and Webber et al.'s factor files).
 
 >>> from scorestd import models
->>> models.model_names()
+>>> models.model_names()[:7]
 ['normal', 'uniform', 'empirical', 'z', 'beta', 'kde', 'truncnorm']
 """
 

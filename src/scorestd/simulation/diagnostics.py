@@ -47,7 +47,8 @@ class SimulationDiagnostics:
         Examples
         --------
         >>> import scorestd
-        >>> sim = scorestd.fit_simulator(scorestd.datasets.load("adhoc8"), measure="ap")
+        >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 30))
+        >>> sim = scorestd.fit_simulator(ap)
         >>> d = scorestd.simulation_diagnostics(sim, scorestd.simulate(sim, trials=4, seed=1))
         >>> d.summary().loc["mean", "correlation"] > 0.95
         np.True_

@@ -78,7 +78,7 @@ class Simulator:
         --------
         >>> import scorestd
         >>> sim = scorestd.fit_simulator(scorestd.datasets.load("adhoc8"), measure="ap")
-        >>> s = str(sim.systems[0])
+        >>> s = str(sim.systems[10])
         >>> round(float(sim.with_means({s: 0.25}).true_means.sel(system=s)), 6)
         0.25
         """
