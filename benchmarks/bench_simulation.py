@@ -34,7 +34,7 @@ import warnings
 
 import scorestd
 from scorestd.cli.experiment import _client as cluster
-from scorestd.experiments.error_rates import COLLECTIONS, _pool
+from scorestd.experiments.significance_errors import COLLECTIONS, _pool
 
 MEASURES = ("ap", "p10", "rr", "ndcg20", "err20")
 
@@ -42,6 +42,47 @@ MEASURES = ("ap", "p10", "rr", "ndcg20", "err20")
 def peak_mb() -> float:
     """Peak resident set size of this process (MiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def baseline(cubes, n: int, B: int, n_topics: int = 50) -> None:
+    """The five tests, both tails, for ``n`` trials: vectorised kernels against a plain
+    loop of ``scipy.stats`` calls per trial (the same simulated scores)."""
+    import numpy as np
+    from scipy import stats
+
+    from scorestd.experiments import significance_errors as er
+    from scorestd.simulation import _random
+
+    pool = _pool(cubes, "ap")
+    design = er._type1_design(pool)
+    root = _random.root_sequence(1)
+    base, exp = er._draw_pairs(design, _random.block_generator(root, 0), n, n_topics, None)
+    alphas = np.asarray(er.ALPHAS)
+    crit = {1: stats.t.ppf(1 - alphas, n_topics - 1), 2: stats.t.ppf(1 - alphas / 2,
+                                                                      n_topics - 1)}
+    start = time.process_time()
+    for s in range(0, n, _random.BLOCK):
+        er._rejections(base[s:s + 64], exp[s:s + 64], alphas, er.ERROR_RATE_TESTS, crit, B,
+                       root, s)
+    fast = (time.process_time() - start) / n
+    rng = np.random.default_rng(0)
+    m = min(n, 20)
+    start = time.process_time()
+    for b, e in zip(base[:m], exp[:m], strict=True):
+        d = e - b
+        for alt in ("greater", "two-sided"):
+            stats.ttest_rel(e, b, alternative=alt)
+            stats.wilcoxon(e, b, alternative=alt)
+            ties = np.abs(d) < 0.01
+            stats.binomtest(int((d[~ties] > 0).sum()), int((~ties).sum()), alternative=alt)
+            stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=B,
+                                   alternative=alt, random_state=rng)
+            boot = np.array([rng.choice(d, d.size).mean() for _ in range(B)]) - d.mean()
+            (boot >= d.mean()).mean() if alt == "greater" else (np.abs(boot) >= abs(d.mean())
+                                                               ).mean()
+    slow = (time.process_time() - start) / m
+    print(f"tests per trial (5 tests × 2 tails, B = {B}, 50 topics): kernels {fast * 1e3:.2f} "
+          f"ms, plain scipy loop {slow * 1e3:.1f} ms ({slow / fast:.0f}×)")
 
 
 def main() -> None:
@@ -52,6 +93,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip", default="", help="comma list of parts to skip: fit,type1,type2")
     parser.add_argument("--save", default=None)
+    parser.add_argument("--baseline", type=int, default=0,
+                        help="also time N trials' tests with a plain per-trial scipy loop")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     cubes = {name: scorestd.datasets.load(name) for name in COLLECTIONS}
@@ -62,6 +105,8 @@ def main() -> None:
             runs = sum(len(_pool(cubes, m).means) for m in MEASURES)
         print(f"fit: {runs} margins (+ copulas) in {time.perf_counter() - start:.1f} s, "
               f"peak {peak_mb():.0f} MiB")
+    if args.baseline:
+        baseline(cubes, args.baseline, args.B)
     common = {"collections": cubes, "measures": list(MEASURES), "B": args.B, "seed": 2019,
               "progress": False}
     with cluster(args.workers) as client:

@@ -22,10 +22,10 @@ import warnings
 from . import engine
 from .between import BetweenCollection, between_collection
 from .discrimination import DiscriminativePower, discriminative_power
-from .error_rates import ErrorRates, error_rates
 from .leave_out import LeaveOneOut, leave_one_out
 from .prior_smoothing import SmoothingExperiment, smoothing_experiment
 from .result import ALPHAS, Experiment
+from .significance_errors import ErrorRates, error_rates
 from .simulation_studies import (
     EstdStability,
     TopicSetValidation,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import scorestd
-from scorestd.experiments.error_rates import (
+from scorestd.experiments.significance_errors import (
     _pool,
     _type1_design,
     _type2_design,
