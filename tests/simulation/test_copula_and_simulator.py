@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import scorestd
@@ -117,3 +119,23 @@ def test_vine_copula_simulates():
     b = simulate(sim, n_topics=10, trials=3, seed=1, chunk_bytes=1)
     np.testing.assert_array_equal(a.values, b.values)
     assert a.attrs["copula"] == "vine"
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 2_000_000), st.integers(1, 150))
+def test_property_chunking_never_changes_the_collections(chunk_bytes, trials):
+    cube = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 5))
+    sim = _small_simulator(cube)
+    whole = simulate(sim, n_topics=4, trials=trials, seed=11)
+    np.testing.assert_array_equal(
+        simulate(sim, n_topics=4, trials=trials, seed=11, chunk_bytes=chunk_bytes).values,
+        whole.values)
+
+
+_CACHE: dict = {}
+
+
+def _small_simulator(cube):
+    if "sim" not in _CACHE:
+        _CACHE["sim"] = fit_simulator(cube)
+    return _CACHE["sim"]

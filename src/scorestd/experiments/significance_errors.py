@@ -453,6 +453,7 @@ def error_rates(
     B: int = 2_000,
     copula: SimulationCopula = "gaussian",
     seed: int | None = None,
+    chunk_bytes: int = 64 * 2**20,
     batch_size: int | None = None,
     progress: bool | None = None,
     client: Any = None,
@@ -490,8 +491,12 @@ def error_rates(
         per measure, and trials sample them one call each).
     seed : int
         Required; the rates depend only on it (not on batch size or workers).
+    chunk_bytes : int
+        Memory budget of one batch of trials: the number of blocks of 64 trials per
+        batch follows from it (the working arrays of one block are about
+        ``8 (B T + 64 B + 20 · 64 T)`` bytes), so memory does not grow with ``trials``.
     batch_size : int, optional
-        Blocks of 64 trials per batch (default 50).
+        Blocks of 64 trials per batch, overriding ``chunk_bytes``.
     progress : bool, optional
         Progress bar (default: when standard error is a terminal).
     client : distributed.Client, optional
@@ -531,6 +536,9 @@ def error_rates(
     trials_type2 = check_count("trials_type2", trials_type2)
     B = check_count("B", B)
     sizes = [check_count("n_topics", n, 3) for n in n_topics]
+    if batch_size is None:
+        per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes))
+        batch_size = max(1, check_count("chunk_bytes", chunk_bytes) // per_block)
     alphas_arr = np.asarray(alphas, dtype=np.float64)
     if alphas_arr.ndim != 1 or not np.all((alphas_arr > 0) & (alphas_arr < 1)):
         raise ValueError("alphas must be a 1-D sequence of numbers in (0, 1)")
