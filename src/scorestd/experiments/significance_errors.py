@@ -18,7 +18,8 @@ counted rather than guessed:
   and effect ``δ``, the 10 other runs whose means are closest to ``μ_i + δ`` are
   transformed to mean exactly ``μ_i + δ`` (:meth:`scorestd.simulation.Margins.transform`);
   a trial draws a collection (proportional to its baselines), a baseline and one of its
-  transformed runs: power is the fraction of rejections;
+  transformed runs: power is the fraction of rejections (a run whose transform cannot
+  reach ``μ_i + δ`` is left out of that baseline's choices, as the published code does);
 - **Type III**: among those trials, the fraction that the two-tailed test rejects with
   the observed difference in the wrong direction (experimental below baseline).
 

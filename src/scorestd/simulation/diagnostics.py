@@ -26,7 +26,7 @@ def _pair_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return kendall_tau_b(xi, xj), pearson(xi, xj)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulationDiagnostics:
     """Observed against simulated: per-system moments and per-pair dependence.
 

@@ -63,7 +63,7 @@ def one_measure(scores: Any, measure: str | None, *, what: str = "scores") -> xr
     return one
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Margins:
     """One fitted margin per system: the selected family, its table, mean and variance.
 

@@ -32,7 +32,7 @@ CHUNK_BYTES = 64 * 2**20
 TRIAL = "trial"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Simulator:
     """A fitted simulator: the margin of every system and the copula between them.
 
