@@ -226,13 +226,20 @@ def _type2_design(pool: _Pool, delta: float, closest: int = 10, top: float = 0.2
     a = np.full(len(exp), np.nan)
     b = np.full(len(exp), np.nan)
     sub = np.flatnonzero(ok_target)
-    a[sub], b[sub], _ = solve_mean_transform(pool.tables[exp[sub]], target[sub], pool.support)
+    for start in range(0, len(sub), 256):  # bounded memory: 256 tables at a time
+        rows = sub[start:start + 256]
+        a[rows], b[rows], _ = solve_mean_transform(pool.tables[exp[rows]], target[rows],
+                                                   pool.support)
     ok = np.isfinite(a)
     # Groups (baselines) keep their successful transforms; empty groups are dropped.
     sizes_per_group = np.full(len(base), closest)
     group_of = np.repeat(np.arange(len(base)), sizes_per_group)
     kept_groups = np.bincount(group_of[ok], minlength=len(base))
-    tables = apply_transform(pool.tables[exp[ok]], a[ok], b[ok])
+    kept = np.flatnonzero(ok)
+    tables = np.empty((len(kept), pool.tables.shape[1]))
+    for start in range(0, len(kept), 256):
+        rows = kept[start:start + 256]
+        tables[start:start + 256] = apply_transform(pool.tables[exp[rows]], a[rows], b[rows])
     coll_of_group = np.searchsorted(pool.offsets, np.array(base), side="right") - 1
     has = kept_groups > 0
     coll_counts = np.bincount(coll_of_group[has], minlength=len(pool.sizes))
