@@ -281,6 +281,17 @@ def record(prefix: str) -> str:
             p = d["power"].sel(alpha=0.05, tails=2, delta=[0.01, 0.05, 0.1], method="nearest")
             frame = p.to_dataframe()["power"].unstack(["test"]).unstack("delta")
             parts.append(frame.round(3).to_string().join(["```\n", "\n```\n"]))
+            ref = pd.read_csv(HERE.parent / "tests" / "results" / "urbano2019_error_rates"
+                              / "reference.csv")
+            ours = d["power"].sel(alpha=0.05, tails=2, delta=0.05, method="nearest")
+            pub = ref[(ref.kind == "power") & (ref.alpha == 0.05) & (ref.tails == 2)
+                      & (ref.delta == 0.05)]
+            both = pd.concat({"ours": ours.to_dataframe()["power"].unstack("test"),
+                              "published": pub.pivot_table(index=["measure", "n_topics"],
+                                                           columns="test", values="rate")},
+                             axis=1)
+            parts.append("\nPower at δ = 0.05, α = 0.05, two-tailed, ours and published:\n")
+            parts.append(both.round(3).to_string().join(["```\n", "\n```\n"]))
             parts.append("\nType III error rate at α = 0.05, δ = 0.01:\n")
             t3 = d["type3"].sel(alpha=0.05, delta=0.01, method="nearest")
             parts.append(t3.to_dataframe()["type3"].unstack("test").round(4).to_string().join(["```\n", "\n```\n"]))
