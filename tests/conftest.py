@@ -70,3 +70,18 @@ def run_notebook():
         return nb
 
     return run
+
+
+@pytest.fixture
+def without_pyvinecopulib(monkeypatch):
+    """Make ``import pyvinecopulib`` fail, as where the ``vine`` extra is not installed."""
+    import builtins
+
+    real = builtins.__import__
+
+    def fake(name, *args, **kwargs):
+        if name == "pyvinecopulib":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake)

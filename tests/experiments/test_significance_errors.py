@@ -150,17 +150,7 @@ def test_bad_arguments(normal_collection):
         error_rates({"n": normal_collection}, measures=["ap"], trials=64, deltas=None, seed=1)
 
 
-def test_vine_pair_copulas_need_the_extra(monkeypatch, normal_collection):
-    import builtins
-
-    real = builtins.__import__
-
-    def fake(name, *args, **kwargs):
-        if name == "pyvinecopulib":
-            raise ImportError(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake)
+def test_vine_pair_copulas_need_the_extra(without_pyvinecopulib, normal_collection):
     with pytest.raises(scorestd.ScorestdError, match=r'pip install "scorestd\[vine\]"'):
         error_rates({"n": normal_collection}, copula="vine", seed=1)
 

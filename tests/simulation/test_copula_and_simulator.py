@@ -96,17 +96,7 @@ def test_bad_arguments(sim):
         fit_simulator(scorestd.datasets.load("adhoc8_ap"), copula="t")
 
 
-def test_vine_without_pyvinecopulib_names_the_extra(monkeypatch):
-    import builtins
-
-    real = builtins.__import__
-
-    def fake(name, *args, **kwargs):
-        if name == "pyvinecopulib":
-            raise ImportError(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake)
+def test_vine_without_pyvinecopulib_names_the_extra(without_pyvinecopulib):
     with pytest.raises(ScorestdError, match=r'pip install "scorestd\[vine\]"'):
         fit_simulator(scorestd.datasets.load("adhoc8_ap"), copula="vine")
 

@@ -11,10 +11,18 @@ from .._options import check_option
 from ._base import Model
 from ._bounded import invert_cdf
 
-__all__ = ["KDE", "bandwidth"]
+__all__ = ["KDE", "bandwidth", "check_bandwidth"]
 
 RULES: tuple[str, ...] = ("silverman", "scott")
 _CHUNK = 2**22  # elements of the (x, sample) pair array evaluated at once
+
+
+def check_bandwidth(h: Any) -> None:
+    """Raise unless ``h`` is a rule of :data:`RULES` or a positive number."""
+    if isinstance(h, str):
+        check_option(h, RULES, "bandwidth")
+    elif not (np.isscalar(h) and float(h) > 0):
+        raise ValueError(f"bandwidth must be one of {RULES} or a positive number, got {h!r}")
 
 
 def bandwidth(values: np.ndarray, rule: str = "silverman") -> np.ndarray:
@@ -76,11 +84,7 @@ class KDE(Model):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        h = self.options["bandwidth"]
-        if isinstance(h, str):
-            check_option(h, RULES, "bandwidth")
-        elif not (np.isscalar(h) and float(h) > 0):
-            raise ValueError(f"bandwidth must be one of {RULES} or a positive number, got {h!r}")
+        check_bandwidth(self.options["bandwidth"])
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:

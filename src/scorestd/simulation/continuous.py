@@ -13,10 +13,9 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import special
 
-from .._options import check_option
 from ..models._bounded import invert_cdf
 from ..models.beta import fit_beta
-from ..models.kde import RULES, _pairwise_mean, bandwidth
+from ..models.kde import _pairwise_mean, bandwidth, check_bandwidth
 from ..models.truncnorm import TruncNormal
 from . import _grid
 from .margins import ContinuousMargin
@@ -122,12 +121,7 @@ class _KernelMargin(ContinuousMargin):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        h = self.options["bandwidth"]
-        if isinstance(h, str):
-            check_option(h, RULES, "bandwidth")
-        elif not (np.isscalar(h) and float(h) > 0):
-            raise ValueError(f"bandwidth must be one of {RULES} or a positive number; "
-                             f"got {h!r}")
+        check_bandwidth(self.options["bandwidth"])
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
