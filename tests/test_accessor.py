@@ -144,7 +144,9 @@ def test_every_cube_function_of_the_top_level_has_a_method():
             "sakai_power_anova", "sakai_power_paired_t", "ci_expected_width",
             # figures of Bayesian results (they take a fitted model, not scores)
             "plot_system_effects", "plot_pair_probabilities", "plot_posterior_differences",
-            "plot_posterior_ranks"}
+            "plot_posterior_ranks",
+            # simulation: a fitted simulator or several collections come first
+            "simulate", "simulation_diagnostics", "error_rates"}
     for name in scorestd.__all__:
         obj = getattr(scorestd, name)
         if name in skip or not inspect.isfunction(obj) or name.startswith(("read_", "write_")):

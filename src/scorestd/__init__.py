@@ -13,7 +13,8 @@ subpackages hold them by layer (see ``docs/architecture.rst``) and stay importab
 - :mod:`scorestd.stats`: labelled statistics of cubes;
 - :mod:`scorestd.design`: variance, power and topic set size;
 - :mod:`scorestd.bayes`: Bayesian comparisons, standardization and design;
-- :mod:`scorestd.experiments`: resampling studies;
+- :mod:`scorestd.simulation`: simulated collections with known true means;
+- :mod:`scorestd.experiments`: resampling and simulation studies;
 - :mod:`scorestd.plots`, :mod:`scorestd.cli`: front ends.
 
 >>> import scorestd
@@ -47,8 +48,9 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {
     "design": ("anova_residual", "ci_expected_width", "design_variance", "estimate_variance",
                "power_function", "sakai_power_anova", "sakai_power_paired_t", "solve_power",
                "topic_set_size"),
-    "experiments": ("between_collection", "discriminative_power", "leave_one_out",
-                    "smoothing_experiment", "split_half", "swap_rate", "within_collection"),
+    "experiments": ("between_collection", "discriminative_power", "error_rates",
+                    "estd_stability", "leave_one_out", "smoothing_experiment", "split_half",
+                    "swap_rate", "topic_set_validation", "within_collection"),
     "io": ("evaluate", "from_dataframe", "from_ir_measures", "from_ranx", "load",
            "read_groups", "read_long_csv", "read_matrix_csv", "read_netcdf", "read_parquet",
            "read_trec_eval", "save", "to_dataframe", "write_long_csv", "write_matrix_csv",
@@ -61,13 +63,14 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {
               "plot_posterior_ranks", "plot_standardization", "plot_system_effects",
               "plot_topic_distributions", "plot_topic_set_size", "standardization_report"),
     "score_cube": ("cube", "validate"),
+    "simulation": ("fit_margins", "fit_simulator", "simulate", "simulation_diagnostics"),
     "stats": ("adjust_pvalues", "aggregate", "compare", "compare_unpaired", "correlation",
               "describe", "fraction_significant", "randomised_tukey_hsd", "rank_systems",
               "smooth", "standardize", "topic_hardness", "topic_split", "tukey_hsd"),
 }
 _MODULE_OF = {name: module for module, names in _LOCATIONS.items() for name in names}
 _SUBPACKAGES = ("accessor", "bayes", "datasets", "design", "experiments", "io", "kernels",
-                "models", "plots", "stats")
+                "models", "plots", "simulation", "stats")
 
 __all__ = sorted(
     ["MEASURE", "SYSTEM", "TOPIC", "OptionError", "ScoreDataError", "ScorestdError",

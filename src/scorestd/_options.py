@@ -36,11 +36,13 @@ __all__ = [
     "Format",
     "HardnessDegenerate",
     "HardnessMethod",
+    "MarginCriterion",
     "MissingPrior",
     "MissingRun",
     "NanPolicy",
     "PairedTest",
     "PowerTest",
+    "SimulationCopula",
     "SplitExtra",
     "SplitKind",
     "TieRule",
@@ -68,6 +70,10 @@ PowerTest = Literal["paired_t", "unpaired_t", "anova"]
 Degenerate = Literal["unstandardized", "nan", "raise"]
 #: What topic hardness (Equation 2) does with a topic whose scores are all equal.
 HardnessDegenerate = Literal["nan", "zero"]
+#: How the margin of a simulated system is selected among the families that fit.
+MarginCriterion = Literal["aic", "bic", "loglik"]
+#: Dependence between simulated systems: a Gaussian copula, or a vine (``scorestd[vine]``).
+SimulationCopula = Literal["gaussian", "vine"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
 #: How the Wilcoxon test finds its p-value.
@@ -115,7 +121,7 @@ DecimalMark = Literal[".", ","]
 #: The distribution models the package registers itself, in registry order (the command
 #: line lists them without importing the models; a test checks them against the registry).
 BUILTIN_MODELS: tuple[str, ...] = ("normal", "uniform", "empirical", "z", "beta", "kde",
-                                   "truncnorm")
+                                   "truncnorm", "beta1", "nkde", "bkde")
 #: Kind of credible interval: equal-tailed or highest density.
 CIKind = Literal["eti", "hdi"]
 #: Distribution of the residuals of a Bayesian model of the scores.

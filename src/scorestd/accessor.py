@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import xarray as xr
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["METHODS", "ScoreCubeAccessor"]
 
@@ -38,6 +39,8 @@ METHODS: tuple[str, ...] = (
     # Bayesian analyses
     "bayes_compare", "bayes_crossed", "bayes_standardize", "assurance",
     "assurance_topic_set_size",
+    # simulation
+    "fit_margins", "fit_simulator", "topic_set_validation", "estd_stability",
 )
 
 
@@ -61,7 +64,6 @@ def _method(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return method
 
 
-@xr.register_dataarray_accessor("scorestd")
 class ScoreCubeAccessor:
     """The ``scorestd`` functions as methods of a score cube (or of any DataArray they take).
 
@@ -99,12 +101,19 @@ class _LazyMethod:
 def register_methods(
     namespace: Mapping[str, Callable[..., Any]] | Callable[[str], Callable[..., Any]],
 ) -> None:
-    """Add one method per name of :data:`METHODS`, calling ``namespace[name]``.
+    """Register ``scores.scorestd`` on ``xarray.DataArray``, one method per name of
+    :data:`METHODS`, calling ``namespace[name]``.
 
-    The package root calls this once with a function that looks its names up (importing
-    each on first use), so that the accessor needs no import of the root (imports in the
-    package only go down) and registering it imports nothing heavy.
+    The package root calls this once, when xarray is (or has just been) imported, with a
+    function that looks its names up (importing each on first use), so that the accessor
+    needs no import of the root (imports in the package only go down) and registering it
+    imports nothing heavy. This module itself does not import xarray: importing it never
+    sets off the registration hook from inside itself.
     """
+    import xarray as xr
+
     lookup = namespace.__getitem__ if isinstance(namespace, Mapping) else namespace
     for name in METHODS:
         setattr(ScoreCubeAccessor, name, _LazyMethod(name, lookup))
+    if getattr(xr.DataArray, "scorestd", None) is not ScoreCubeAccessor:
+        xr.register_dataarray_accessor("scorestd")(ScoreCubeAccessor)

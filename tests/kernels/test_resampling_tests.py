@@ -172,3 +172,26 @@ def test_resampling_p_values_valid_and_swap_invariant(x):
         greater = f(x, B=99, seed=5, alternative="greater").pvalue
         np.testing.assert_allclose(greater, f(x, B=99, seed=5, alternative="less",
                                               pairs=(j, i)).pvalue)
+
+
+def test_mean_difference_pvalues_equal_the_all_pairs_tests():
+    from scorestd.kernels.resampling_tests import (
+        bootstrap_all_pairs,
+        mean_difference_pvalues,
+        permutation_all_pairs,
+    )
+
+    x = np.random.default_rng(4).random((30, 3))
+    d = (x[:, [1, 2]] - x[:, [0, 0]]).T  # pairs (1, 0), (2, 0)
+    pairs = (np.array([1, 2]), np.array([0, 0]))
+    for alternative in ("two-sided", "greater", "less"):
+        p = mean_difference_pvalues(d, method="permutation", B=300, seed=2,
+                                    alternatives=(alternative, "two-sided"))
+        ref = permutation_all_pairs(x, B=300, seed=2, alternative=alternative, pairs=pairs)
+        np.testing.assert_array_equal(p[alternative], ref.pvalue)
+        p = mean_difference_pvalues(d, method="bootstrap", B=300, seed=2,
+                                    alternatives=(alternative,))
+        ref = bootstrap_all_pairs(x, B=300, seed=2, alternative=alternative, pairs=pairs)
+        np.testing.assert_array_equal(p[alternative], ref.pvalue)
+    with pytest.raises(ValueError, match="complete"):
+        mean_difference_pvalues(np.array([[np.nan, 1.0]]), method="bootstrap")

@@ -14,15 +14,11 @@ import xarray as xr
 
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScoreDataError
+from ..io.figures import save_figure
 from ..kernels import posterior as kp
 
 __all__ = ["differences_figure", "pair_probability_figure", "ranks_figure",
            "system_effects_figure"]
-
-
-def _save(fig, path: Any) -> None:
-    if path is not None:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
 
 
 def _title(fit, what: str) -> str:
@@ -54,7 +50,7 @@ def system_effects_figure(fit, *, ci_prob: float = 0.95, ci_kind: str = "hdi",
     ax.set_xlabel(f"system effect (mean, {ci_prob:.0%} {ci_kind.upper()})")
     ax.set_title(_title(fit, "System effects"))
     ax.figure.tight_layout()
-    _save(ax.figure, path)
+    save_figure(ax.figure, path)
     return ax
 
 
@@ -106,7 +102,7 @@ def pair_probability_figure(pairs: xr.Dataset, *, order: Sequence[str] | None = 
     measure = pairs.attrs.get("measure", "")
     ax.set_title("Pairwise posterior probabilities" + (f" ({measure})" if measure else ""))
     ax.figure.tight_layout()
-    _save(ax.figure, path)
+    save_figure(ax.figure, path)
     return ax
 
 
@@ -151,7 +147,7 @@ def differences_figure(fit, pairs: Sequence[tuple[str, str]] | None = None, *,
     ax.set_title(_title(fit, title))
     ax.legend(fontsize="small")
     ax.figure.tight_layout()
-    _save(ax.figure, path)
+    save_figure(ax.figure, path)
     return ax
 
 
@@ -194,5 +190,5 @@ def ranks_figure(fit, *, top: int | None = None, ax: Any = None, path: Any = Non
     ax.figure.colorbar(image, ax=ax, label="posterior probability")
     ax.set_title(_title(fit, "Posterior of ranks"))
     ax.figure.tight_layout()
-    _save(ax.figure, path)
+    save_figure(ax.figure, path)
     return ax

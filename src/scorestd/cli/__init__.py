@@ -28,6 +28,7 @@ COMMANDS: tuple[str, ...] = (
     "aggregate",
     "compare",
     "experiment",
+    "simulate",
     "power",
     "topics",
     "discriminative_power",

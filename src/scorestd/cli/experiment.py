@@ -22,6 +22,7 @@ EXPERIMENTS = {
     "between": ("between_collection", "robust2004", "ap"),
     "split-half": ("split_half", "adhoc8_ap", None),
     "smoothing": ("smoothing_experiment", "robust2004", "ap"),
+    "error-rates": ("error_rates", None, None),
 }
 
 
@@ -31,7 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run a resampling experiment, print its summary table and write its "
                     "figure. within/between: Urbano, Lima & Hanjalic (2019); "
                     "split-half: Ravana & Moffat (2009); smoothing: Ravana, Park & Moffat "
-                    "(2009).", data=False)
+                    "(2009); error-rates: Urbano, Lima & Hanjalic (2019), the Type I, II and "
+                    "III errors of significance tests on simulated collections.", data=False)
     p.add_argument("name", choices=list(EXPERIMENTS), help="which experiment")
     p.add_argument("--data", help="score file or bundled dataset (default: robust2004; "
                                   "adhoc8_ap for split-half)")
@@ -46,15 +48,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    er = p.add_argument_group("error-rates options")
+    er.add_argument("--n-topics", help="comma-separated topic set sizes (default 25,50,100)")
+    er.add_argument("--deltas", help="comma-separated effects δ (default .01,…,.10; "
+                                     "'none' for Type I only)")
+    er.add_argument("--tests", help="comma-separated tests (default: paired_t,wilcoxon,sign,"
+                                    "permutation,bootstrap)")
+    er.add_argument("--trials-type2", type=int, default=None,
+                    help="Type II trials per δ (default: --trials / 5)")
+    er.add_argument("--resamples", "-B", type=int, default=2000,
+                    help="permutation/bootstrap resamples (default 2000)")
+    er.add_argument("--save", help="write the rates to this netCDF file")
+
+
+def _experiments():
+    import importlib
+
+    return importlib.import_module("..experiments", __package__)
 
 
 def run(args: argparse.Namespace) -> int:
-    import importlib
-
     name, data, measure = EXPERIMENTS[args.name]
     if not args.no_figure:  # a figure that cannot be written stops here, not after the run
         check_figure_path(args.out or f"experiment-{args.name}.png")
-    function = getattr(importlib.import_module("..experiments", __package__), name)
+    if args.name == "error-rates":
+        return _run_error_rates(args)
+    function = getattr(_experiments(), name)
     args.measure = args.measure or measure
     cube = load_data(args, args.data or data)
     kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
@@ -71,6 +90,35 @@ def run(args: argparse.Namespace) -> int:
     print_table(result.summary())
     if not args.no_figure:
         write_figure(result, args.out or f"experiment-{args.name}.png")
+    return 0
+
+
+def _run_error_rates(args: argparse.Namespace) -> int:
+    error_rates = _experiments().error_rates
+    collections = split_list(args.data) or None
+    deltas = (None if (args.deltas or "").strip().lower() == "none"
+              else split_list(args.deltas, float) or error_rates.__kwdefaults__["deltas"])
+    kwargs = {"measures": split_list(args.measure), "trials": args.trials,
+              "trials_type2": args.trials_type2 or max(1, args.trials // 5),
+              "B": args.resamples, "seed": args.seed, "batch_size": args.batch_size,
+              "progress": not args.no_progress, "deltas": deltas}
+    if args.n_topics:
+        kwargs["n_topics"] = split_list(args.n_topics, int)
+    if args.tests:
+        kwargs["tests"] = split_list(args.tests)
+    try:
+        with _client(args.workers) as client:
+            result = error_rates(collections, client=client, **kwargs)
+    except ValueError as exc:
+        raise ScorestdError(str(exc)) from exc
+    print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']}; "
+          f"{args.trials} Type I trials, seed {args.seed}")
+    print_table(result.summary().reset_index())
+    if args.save:
+        result.data.to_netcdf(args.save)
+        print(f"rates written to {args.save}")
+    if not args.no_figure:
+        write_figure(result, args.out or "experiment-error-rates.png")
     return 0
 
 

@@ -9,6 +9,8 @@ on a ``dask.distributed`` cluster) and returns an :class:`Experiment` whose ``da
 - :func:`within_collection`, :func:`between_collection`: Urbano, Lima & Hanjalic (2019).
 - :func:`split_half`: Ravana & Moffat (2009).
 - :func:`smoothing_experiment`: Ravana, Park & Moffat (2009).
+- :func:`error_rates`: Type I, II and III errors by simulation, Urbano, Lima & Hanjalic
+  (SIGIR 2019); :func:`topic_set_validation`, :func:`estd_stability`: simulation studies.
 - :func:`discriminative_power`, :func:`swap_rate`, :func:`leave_one_out`: Sakai's
   evaluation suite.
 
@@ -23,6 +25,13 @@ from .discrimination import DiscriminativePower, discriminative_power
 from .leave_out import LeaveOneOut, leave_one_out
 from .prior_smoothing import SmoothingExperiment, smoothing_experiment
 from .result import ALPHAS, Experiment
+from .significance_errors import ErrorRates, error_rates
+from .simulation_studies import (
+    EstdStability,
+    TopicSetValidation,
+    estd_stability,
+    topic_set_validation,
+)
 from .split_halves import SplitHalf, split_half
 from .swap_rates import SwapRate, swap_rate
 from .within import WithinCollection, within_collection
@@ -31,19 +40,25 @@ __all__ = [
     "ALPHAS",
     "BetweenCollection",
     "DiscriminativePower",
+    "ErrorRates",
+    "EstdStability",
     "Experiment",
     "LeaveOneOut",
     "SmoothingExperiment",
     "SplitHalf",
     "SwapRate",
+    "TopicSetValidation",
     "WithinCollection",
     "between_collection",
     "discriminative_power",
     "engine",
+    "error_rates",
+    "estd_stability",
     "leave_one_out",
     "smoothing_experiment",
     "split_half",
     "swap_rate",
+    "topic_set_validation",
     "within_collection",
 ]
 

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..dims import MEASURE
-from .result import save_figure
+from ..io.figures import save_figure
 
 __all__ = ["by_measure_and_scheme", "finish_panels", "measure_panels"]
 

@@ -12,6 +12,7 @@ import xarray as xr
 
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
+from ..io.figures import save_figure
 from ..score_cube import validate
 
 __all__ = ["ALPHAS", "Experiment", "single_measure"]
@@ -73,12 +74,6 @@ class Experiment:
     def __repr__(self) -> str:
         design = ", ".join(f"{k}={v}" for k, v in self.data.attrs.items())
         return f"{type(self).__name__}({design})\n{self.summary().round(4).to_string()}"
-
-
-def save_figure(fig, path: Any) -> None:
-    """Write ``fig`` to ``path`` when one is given."""
-    if path is not None:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
 
 
 def finish_figure(fig, data: xr.Dataset, path: Any):

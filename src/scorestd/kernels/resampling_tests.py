@@ -21,7 +21,8 @@ from .._options import Alternative, NanPolicy, check_option
 from .paired import scores_and_pairs
 from .rank_tests import PairTestResult
 
-__all__ = ["bootstrap_all_pairs", "permutation_all_pairs", "sign_flips"]
+__all__ = ["bootstrap_all_pairs", "bootstrap_counts", "mean_difference_pvalues",
+           "permutation_all_pairs", "sign_flips"]
 
 # Max cells of a (..., B_chunk, P) block of resampled statistics.
 _CHUNK_CELLS = 2**23
@@ -207,12 +208,7 @@ def bootstrap_all_pairs(
     with np.errstate(invalid="ignore", divide="ignore"):
         obs = d0.sum(axis=-2) / n
     tol = _REL_TOL * np.abs(d0).sum(axis=-2) / np.maximum(n, 1)
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, n_topics, size=(B, n_topics))
-    # resample counts: weights[b, t] = times topic t is drawn in resample b
-    rows = np.repeat(np.arange(B), n_topics)
-    weights = np.bincount(rows * n_topics + draws.ravel(), minlength=B * n_topics)
-    weights = weights.reshape(B, n_topics)
+    weights = bootstrap_counts(n_topics, B, seed)
     count = np.zeros(obs.shape, dtype=np.int64)
     starts, step = _chunks(B, obs.size)
     for s in starts:
@@ -226,3 +222,90 @@ def bootstrap_all_pairs(
         count += _count_extreme(centred, obs, tol, alternative)
     p = (1.0 + count) / (B + 1.0)
     return PairTestResult(obs, np.where(n > 0, p, np.nan), n.astype(np.int64))
+
+
+def bootstrap_counts(n_topics: int, B: int, seed=None) -> np.ndarray:
+    """A (B, T) matrix of resample counts: entry ``[b, t]`` is how many times topic
+    ``t`` is drawn (with replacement) in bootstrap resample ``b``.
+
+    Examples
+    --------
+    >>> w = bootstrap_counts(4, 3, seed=1)
+    >>> w.shape, w.sum(axis=1).tolist()
+    ((3, 4), [4, 4, 4])
+    """
+    _check_b(B)
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, n_topics, size=(B, n_topics))
+    rows = np.repeat(np.arange(B), n_topics)
+    weights = np.bincount(rows * n_topics + draws.ravel(), minlength=B * n_topics)
+    return weights.reshape(B, n_topics)
+
+
+def mean_difference_pvalues(
+    d,
+    *,
+    method: Literal["permutation", "bootstrap"],
+    B: int = 10_000,
+    seed=None,
+    alternatives: tuple[Alternative, ...] = ("two-sided",),
+) -> dict[str, np.ndarray]:
+    """Permutation or bootstrap p-values of many complete difference vectors at once.
+
+    The same tests as :func:`permutation_all_pairs` and :func:`bootstrap_all_pairs`
+    (same resamples for the same ``seed``, same p-values), for a batch of pairs given
+    by their per-topic differences: the resampled statistics of every vector come from
+    one matrix product ``w @ d.T`` per chunk of resamples, and every alternative is
+    counted from the same resamples (simulation studies want both tails).
+
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(N, T)`` (e.g. experimental minus baseline), without NaN.
+    method : {"permutation", "bootstrap"}
+        Random sign flips, or bootstrap resamples of the centred differences.
+    B : int
+        Number of resamples.
+    seed : int, numpy.random.Generator or None
+        Seed of the resamples.
+    alternatives : tuple of {"two-sided", "greater", "less"}
+        "greater": the mean difference is > 0.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``(N,)`` p-values per alternative; ``(1 + #{as extreme}) / (B + 1)``.
+
+    Examples
+    --------
+    >>> x = np.array([[0.5, 0.1], [0.6, 0.2], [0.4, 0.1], [0.3, 0.2], [0.9, 0.1]])
+    >>> p = mean_difference_pvalues((x[:, 0] - x[:, 1])[None], method="bootstrap", B=500,
+    ...                             seed=1, alternatives=("two-sided",))
+    >>> float(p["two-sided"][0]) == float(bootstrap_all_pairs(x, B=500, seed=1).pvalue[0])
+    True
+    """
+    for alternative in alternatives:
+        check_option(alternative, Alternative, "alternative")
+    check_option(method, ("permutation", "bootstrap"), "method")
+    d = np.asarray(d, dtype=np.float64)
+    if d.ndim != 2 or np.isnan(d).any():
+        raise ValueError("d must be a complete (N, T) array of differences")
+    n_topics = d.shape[1]
+    if method == "permutation":
+        w = sign_flips(n_topics, B, seed)
+        obs = d.sum(axis=1)
+        tol = _REL_TOL * np.abs(d).sum(axis=1)
+    else:
+        w = bootstrap_counts(n_topics, B, seed)
+        obs = d.mean(axis=1)
+        tol = _REL_TOL * np.abs(d).sum(axis=1) / n_topics
+    alternatives = tuple(dict.fromkeys(alternatives))
+    counts = {a: np.zeros(len(d), dtype=np.int64) for a in alternatives}
+    starts, step = _chunks(len(w), len(d))
+    for s in starts:
+        stat = w[s : s + step].astype(float) @ d.T  # (B_chunk, N)
+        if method == "bootstrap":
+            stat = stat / n_topics - obs
+        for a in alternatives:
+            counts[a] += _count_extreme(stat, obs, tol, a)
+    return {a: (1.0 + c) / (len(w) + 1.0) for a, c in counts.items()}

@@ -12,9 +12,20 @@ from ..errors import OptionError
 from ._base import Model
 from ._bounded import invert_cdf
 
-__all__ = ["KDE", "bandwidth"]
+__all__ = ["KDE", "bandwidth", "check_bandwidth"]
 
 _CHUNK = 2**22  # elements of the (x, sample) pair array evaluated at once
+
+
+def check_bandwidth(h: Any) -> None:
+    """Raise unless ``h`` is a rule of :data:`~scorestd._options.BandwidthRule` or a
+    positive number."""
+    if isinstance(h, str):
+        check_option(h, BandwidthRule, "bandwidth")
+    elif not (np.isscalar(h) and float(h) > 0):
+        choices = ", ".join(map(repr, get_args(BandwidthRule)))
+        raise OptionError(f"bandwidth must be one of {choices} or a positive number; "
+                          f"got {h!r}")
 
 
 def bandwidth(values: np.ndarray, rule: str = "silverman") -> np.ndarray:
@@ -76,13 +87,7 @@ class KDE(Model):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        h = self.options["bandwidth"]
-        if isinstance(h, str):
-            check_option(h, BandwidthRule, "bandwidth")
-        elif not (np.isscalar(h) and float(h) > 0):
-            choices = ", ".join(map(repr, get_args(BandwidthRule)))
-            raise OptionError(f"bandwidth must be one of {choices} or a positive number; "
-                              f"got {h!r}")
+        check_bandwidth(self.options["bandwidth"])
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:

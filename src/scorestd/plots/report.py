@@ -12,6 +12,7 @@ import xarray as xr
 
 from .._options import Degenerate
 from ..dims import MEASURE, SYSTEM
+from ..io.figures import save_figure
 from ..models.registry import model_names
 from ..score_cube import validate
 from ..stats.aggregation import aggregate, rank_systems
@@ -86,7 +87,7 @@ class StandardizationReport:
 def _save(fig: Any, path: Path, dpi: int) -> Path:
     import matplotlib.pyplot as plt
 
-    fig.savefig(path, dpi=dpi)
+    save_figure(fig, path, dpi=dpi, tight=False)
     plt.close(fig)
     return path
 

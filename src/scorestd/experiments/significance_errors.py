@@ -1,0 +1,624 @@
+"""Type I, II and III error rates of paired significance tests, by simulation.
+
+Urbano, Lima & Hanjalic (2019), "Statistical Significance Testing in Information
+Retrieval: An Empirical Analysis of Type I, Type II and Type III Errors", SIGIR. The
+true system means of simulated collections are known, so a test's error rates can be
+counted rather than guessed:
+
+- every run of every collection gets a margin (:func:`scorestd.fit_margins`, AIC among
+  simIReff's families) after duplicate runs (equal on every topic to 1e-5) and the
+  bottom 10% of runs by mean are removed; pairs of runs get the dependence of a
+  Gaussian copula fitted to the collection (default) or, as the paper, a bivariate
+  copula per pair selected by AIC (``copula="vine"``, with ``pyvinecopulib``);
+- **Type I**: a collection is drawn with probability proportional to its runs, two of
+  its runs uniformly; both simulated scores come from the *first* run's margin (the
+  null hypothesis holds by construction) with the copula of the pair; the error rate
+  is the fraction of trials a test rejects at α;
+- **Type II**: baselines are the runs outside the top 25% by mean; for a baseline ``i``
+  and effect ``δ``, the 10 other runs whose means are closest to ``μ_i + δ`` are
+  transformed to mean exactly ``μ_i + δ`` (:meth:`scorestd.simulation.Margins.transform`);
+  a trial draws a collection (proportional to its baselines), a baseline and one of its
+  transformed runs: power is the fraction of rejections (a run whose transform cannot
+  reach ``μ_i + δ`` is left out of that baseline's choices, as the published code does);
+- **Type III**: among those trials, the fraction that the two-tailed test rejects with
+  the observed difference in the wrong direction (experimental below baseline).
+
+Tests (on experimental − baseline): the paired t-test, Wilcoxon signed-rank, sign test
+(differences within 0.01 are ties; a trial with only ties is left out of that test's
+rates, as the published code does), sign-flip permutation and bootstrap (shift) tests,
+one-tailed (``H1: experimental > baseline``) and two-tailed, at every α of the grid.
+The t-test's decisions compare the statistic with critical values computed once;
+permutation and bootstrap draw ``B`` fresh resamples for every block of 64 trials.
+
+Every rate comes with its Monte Carlo standard error ``sqrt(r (1 − r) / trials)``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+from scipy import special, stats
+
+from .._options import SimulationCopula, check_count, check_option
+from ..datasets import load as load_dataset
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError, ScorestdWarning
+from ..io.figures import save_figure
+from ..kernels.rank_tests import sign_test_all_pairs, wilcoxon_all_pairs
+from ..kernels.resampling_tests import mean_difference_pvalues
+from ..kernels.t_decisions import paired_t_complete
+from ..models._grid import stacked, table_inverse
+from ..score_cube import validate
+from ..simulation import _random
+from ..simulation.copula import (
+    GaussianCopula,
+    check_vine_available,
+    fit_pair_copulas,
+    sample_pair,
+)
+from ..simulation.fitting import fit_margins
+from ..simulation.transform import apply_transform, solve_mean_transform
+from .engine import run_batches
+from .result import ALPHAS, Experiment
+
+__all__ = ["COLLECTIONS", "ERROR_RATE_TESTS", "ErrorRates", "error_rates",
+           "prepare_collection"]
+
+#: The collections of the paper (all bundled).
+COLLECTIONS: tuple[str, ...] = ("adhoc5", "adhoc6", "adhoc7", "adhoc8",
+                                "web2010", "web2011", "web2012", "web2013")
+#: The tests of the paper, in its order.
+ERROR_RATE_TESTS: tuple[str, ...] = ("paired_t", "wilcoxon", "sign", "permutation",
+                                     "bootstrap")
+#: Effect sizes δ of the paper.
+DELTAS: tuple[float, ...] = tuple(np.round(np.arange(1, 11) * 0.01, 2))
+TAILS = (1, 2)
+_SIGN_MIN_DIFF = 0.01
+
+
+def prepare_collection(scores: Any, measure: str | None = None, *,
+                       bottom: float = 0.1, tol: float = 1e-5) -> xr.DataArray:
+    """The runs the paper keeps: duplicates (equal to ``tol`` on every topic) and the
+    bottom ``bottom`` fraction by mean score removed.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> kept = prepare_collection(scorestd.datasets.load("adhoc8"), "ap")
+    >>> kept.sizes["system"] < scorestd.datasets.load("adhoc8").sizes["system"]
+    True
+    """
+    from ..simulation.fitting import one_measure
+
+    one = one_measure(scores, measure)
+    x = np.asarray(one.values, dtype=np.float64)
+    keep = np.ones(x.shape[1], dtype=bool)
+    for j in range(1, x.shape[1]):  # a later run equal to an earlier one is dropped
+        same = np.all(np.abs(x[:, :j] - x[:, j:j + 1]) <= tol, axis=0)
+        if same.any():
+            keep[j] = False
+    one = one.isel({SYSTEM: keep})
+    means = one.mean(TOPIC).values
+    return one.isel({SYSTEM: means >= np.quantile(means, bottom)})
+
+
+@dataclass
+class _Pool:
+    """The margins of one measure across collections, as arrays."""
+
+    measure: str
+    collections: list[str]
+    offsets: np.ndarray  # first margin of each collection
+    sizes: np.ndarray  # runs per collection
+    tables: np.ndarray  # (M, K)
+    support: np.ndarray | None
+    means: np.ndarray  # (M,)
+    corr: list[np.ndarray]  # per collection
+    pobs: list[np.ndarray] | None  # per collection, scores for the pair copulas (vine)
+    failures: int
+    families: dict[str, int]
+    fitted: dict[tuple[int, int, int], Any] = field(default_factory=dict)
+
+    def pair_copulas(self, keys: np.ndarray) -> np.ndarray:
+        """The bivariate copula of each ``(collection, i, j)`` (``i < j``), fitted once."""
+        out = np.empty(len(keys), dtype=object)
+        for k, (c, i, j) in enumerate(keys.tolist()):
+            if (c, i, j) not in self.fitted:
+                self.fitted[c, i, j] = fit_pair_copulas(self.pobs[c][:, [i, j]],
+                                                        method="mle")[0, 1]
+            out[k] = self.fitted[c, i, j]
+        return out
+
+
+def _pool(cubes: Mapping[str, Any], measure: str, copula: str = "gaussian") -> _Pool:
+    tables, means, corr, names, sizes, failures, families = [], [], [], [], [], 0, {}
+    pobs = [] if copula == "vine" else None
+    for name, cube in cubes.items():
+        if measure not in [str(m) for m in cube[MEASURE].values]:
+            continue
+        kept = prepare_collection(cube, measure)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ScorestdWarning)
+            margins = fit_margins(kept)
+        failures += sum(issubclass(w.category, ScorestdWarning) for w in caught)
+        for fam, count in pd.Series(margins.family).value_counts().items():
+            families[fam] = families.get(fam, 0) + int(count)
+        tables.append(margins.table)
+        means.append(margins.mean)
+        corr.append(GaussianCopula.fit(np.asarray(kept.values)).corr)
+        if pobs is not None:
+            pobs.append(np.asarray(kept.values))
+        names.append(name)
+        sizes.append(len(margins.systems))
+        support = margins.support
+    if not names:
+        raise ScoreDataError(f"no collection has measure {measure!r}")
+    sizes = np.array(sizes)
+    return _Pool(measure, names, np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes,
+                 np.vstack(tables), support, np.concatenate(means), corr, pobs,
+                 failures, families)
+
+
+@dataclass
+class _Design:
+    """What one (measure, δ) trial draws from: collections, baselines, their pairs."""
+
+    coll_prob: np.ndarray  # (C,)
+    coll_groups: np.ndarray  # (C + 1,) baseline offsets of each collection
+    base_margin: np.ndarray  # (G,) margin index of each baseline group
+    group_pairs: np.ndarray  # (G + 1,) pair offsets of each group
+    exp_tables: np.ndarray  # (E, K) experimental tables (transformed for δ > 0)
+    exp_rows: np.ndarray  # (P,) row of exp_tables of each pair
+    rho: np.ndarray  # (P,) Gaussian copula correlation of the pair
+    base_tables: np.ndarray  # (M, K)
+    keys: np.ndarray | None = None  # (P, 3) collection, baseline and experimental run
+    copulas: np.ndarray | None = None  # (P,) pair copulas (object), fitted when drawn
+
+    def __post_init__(self) -> None:
+        self.base_flat = stacked(self.base_tables)
+        self.exp_flat = (self.base_flat if self.exp_tables is self.base_tables
+                         else stacked(self.exp_tables))
+
+
+def _type1_design(pool: _Pool) -> _Design:
+    groups, pairs, rho, keys = [], [], [], []
+    for c, (off, size) in enumerate(zip(pool.offsets, pool.sizes, strict=True)):
+        for i in range(size):
+            js = np.delete(np.arange(size), i)
+            groups.append(off + i)
+            pairs.append(np.full(len(js), off + i))
+            rho.append(pool.corr[c][i, js])
+            keys.append(np.column_stack([np.full(len(js), c), np.full(len(js), i), js]))
+    # Two runs drawn uniformly = the first uniformly, the second among the others.
+    coll_groups = np.concatenate([[0], np.cumsum(pool.sizes)])
+    group_pairs = np.concatenate([[0], np.cumsum([len(p) for p in pairs])])
+    exp_margin = np.concatenate(pairs)
+    # H0: the second run's scores come from the first run's margin too.
+    return _Design(pool.sizes / pool.sizes.sum(), coll_groups, np.array(groups), group_pairs,
+                   pool.tables, exp_margin, np.concatenate(rho), pool.tables,
+                   np.concatenate(keys) if pool.pobs is not None else None)
+
+
+def _type2_design(pool: _Pool, delta: float, closest: int = 10, top: float = 0.25
+                  ) -> _Design:
+    coll_groups, base, group_pairs, exp, target, rho = [0], [], [0], [], [], []
+    keys = []
+    for c, (off, size) in enumerate(zip(pool.offsets, pool.sizes, strict=True)):
+        mu = pool.means[off:off + size]
+        order = np.argsort(-mu, kind="stable")
+        baselines = order[int(np.round(size * top)):]
+        for i in baselines:
+            dist = np.abs(mu - mu[i] - delta)
+            dist[i] = np.inf
+            js = np.argsort(dist, kind="stable")[:closest]
+            exp.append(off + js)
+            target.append(np.full(len(js), mu[i] + delta))
+            rho.append(pool.corr[c][i, js])
+            keys.append(np.column_stack([np.full(len(js), c), np.full(len(js), i), js]))
+            base.append(off + i)
+    exp, target, rho = np.concatenate(exp), np.concatenate(target), np.concatenate(rho)
+    ok_target = target < 1
+    a = np.full(len(exp), np.nan)
+    b = np.full(len(exp), np.nan)
+    sub = np.flatnonzero(ok_target)
+    for start in range(0, len(sub), 256):  # bounded memory: 256 tables at a time
+        rows = sub[start:start + 256]
+        a[rows], b[rows], _ = solve_mean_transform(pool.tables[exp[rows]], target[rows],
+                                                   pool.support)
+    ok = np.isfinite(a)
+    # Groups (baselines) keep their successful transforms; empty groups are dropped.
+    sizes_per_group = np.full(len(base), closest)
+    group_of = np.repeat(np.arange(len(base)), sizes_per_group)
+    kept_groups = np.bincount(group_of[ok], minlength=len(base))
+    kept = np.flatnonzero(ok)
+    tables = np.empty((len(kept), pool.tables.shape[1]))
+    for start in range(0, len(kept), 256):
+        rows = kept[start:start + 256]
+        tables[start:start + 256] = apply_transform(pool.tables[exp[rows]], a[rows], b[rows])
+    coll_of_group = np.searchsorted(pool.offsets, np.array(base), side="right") - 1
+    has = kept_groups > 0
+    coll_counts = np.bincount(coll_of_group[has], minlength=len(pool.sizes))
+    coll_groups = np.concatenate([[0], np.cumsum(coll_counts)])
+    group_pairs = np.concatenate([[0], np.cumsum(kept_groups[has])])
+    return _Design(coll_counts / coll_counts.sum(), coll_groups, np.array(base)[has],
+                   group_pairs, tables, np.arange(len(tables)), rho[ok], pool.tables,
+                   np.concatenate(keys)[ok] if pool.pobs is not None else None)
+
+
+def _select(design: _Design, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Baseline group and pair of each trial from uniforms ``u`` ``(n, 3)``: a collection
+    by its weight, a baseline uniformly within it, a pair uniformly within the baseline."""
+    coll = np.minimum(np.searchsorted(np.cumsum(design.coll_prob), u[:, 0], side="right"),
+                      len(design.coll_prob) - 1)
+    first, count = design.coll_groups[coll], np.diff(design.coll_groups)[coll]
+    group = first + np.minimum((u[:, 1] * count).astype(np.int64), count - 1)
+    p_first, p_count = design.group_pairs[group], np.diff(design.group_pairs)[group]
+    return group, p_first + np.minimum((u[:, 2] * p_count).astype(np.int64), p_count - 1)
+
+
+def _draw_pairs(design: _Design, rng: np.random.Generator, n: int, n_topics: int,
+                support: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Baseline and experimental scores ``(n, T)`` of ``n`` trials."""
+    group, pair = _select(design, rng.random((n, 3)))
+    if design.keys is None:
+        z = rng.standard_normal((n, 2, n_topics))
+        rho = design.rho[pair][:, np.newaxis]
+        ub = special.ndtr(z[:, 0])
+        ue = special.ndtr(rho * z[:, 0] + np.sqrt(np.maximum(1 - rho * rho, 0.0)) * z[:, 1])
+    else:  # one pyvinecopulib call per trial: each trial has its own pair copula
+        uu = np.stack([sample_pair(design.copulas[k], n_topics, rng) for k in pair])
+        flip = (design.keys[pair, 1] > design.keys[pair, 2])[:, np.newaxis]
+        ub = np.where(flip, uu[..., 1], uu[..., 0])
+        ue = np.where(flip, uu[..., 0], uu[..., 1])
+    base = table_inverse(design.base_tables, ub, rows=design.base_margin[group][:, None],
+                         support=support, flat=design.base_flat)
+    exp = table_inverse(design.exp_tables, ue, rows=design.exp_rows[pair][:, None],
+                        support=support, flat=design.exp_flat)
+    return base, exp
+
+
+def _rejections(base: np.ndarray, exp: np.ndarray, alphas: np.ndarray, tests: Sequence[str],
+                crit: dict[int, np.ndarray], B: int, root: np.random.SeedSequence, block: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rejections ``(tests, tails, N, A)``, valid trials ``(tests, N)`` and the sign of
+    the observed difference ``(N,)`` of a block of trials."""
+    n = base.shape[0]
+    x = np.stack([exp, base], axis=-1)  # (N, T, 2): pair (0, 1) is experimental − baseline
+    d = exp - base
+    reject = np.zeros((len(tests), 2, n, len(alphas)), dtype=bool)
+    valid = np.ones((len(tests), n), dtype=bool)
+    for k, test in enumerate(tests):
+        if test == "paired_t":
+            t, _ = paired_t_complete(x)
+            t = t[:, 0]
+            with np.errstate(invalid="ignore"):
+                reject[k, 0] = t[:, None] > crit[1]
+                reject[k, 1] = np.abs(t)[:, None] > crit[2]
+            continue
+        if test in ("permutation", "bootstrap"):
+            rng = _random.block_generator(root, block, stream=1 + (test == "bootstrap"))
+            p = mean_difference_pvalues(d, method=test, B=B, seed=rng,
+                                        alternatives=("greater", "two-sided"))
+            p1, p2 = p["greater"], p["two-sided"]
+        elif test == "wilcoxon":
+            p1 = wilcoxon_all_pairs(x, alternative="greater").pvalue[:, 0]
+            p2 = wilcoxon_all_pairs(x, alternative="two-sided").pvalue[:, 0]
+        else:  # sign
+            r1 = sign_test_all_pairs(x, alternative="greater", min_diff=_SIGN_MIN_DIFF)
+            p1 = r1.pvalue[:, 0]
+            p2 = sign_test_all_pairs(x, alternative="two-sided",
+                                     min_diff=_SIGN_MIN_DIFF).pvalue[:, 0]
+            valid[k] = r1.n[:, 0] > 0
+        reject[k, 0] = p1[:, None] < alphas
+        reject[k, 1] = p2[:, None] < alphas
+    reject &= valid[:, None, :, None]
+    return reject, valid, d.mean(axis=1) < 0
+
+
+def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[str, np.ndarray]:
+    """Counts of one batch of blocks: rejections, wrong-sign rejections, valid trials."""
+    design, n_topics = data["design"], data["n_topics"]
+    tests, alphas = data["tests"], data["alphas"]
+    reject = np.zeros((len(blocks), len(tests), 2, len(alphas)), dtype=np.int64)
+    wrong = np.zeros((len(blocks), len(tests), len(alphas)), dtype=np.int64)
+    valid = np.zeros((len(blocks), len(tests)), dtype=np.int64)
+    for r, (block, kept) in enumerate(zip(blocks, keep, strict=True)):
+        rng = _random.block_generator(data["root"], int(block))
+        base, exp = _draw_pairs(design, rng, _random.BLOCK, n_topics, data["support"])
+        base, exp = base[:kept], exp[:kept]
+        rej, ok, negative = _rejections(base, exp, alphas, tests, data["crit"], data["B"],
+                                        data["root"], int(block))
+        reject[r] = rej.sum(axis=2)
+        wrong[r] = (rej[:, 1] & negative[None, :, None]).sum(axis=1)
+        valid[r] = ok.sum(axis=1)
+    return {"reject": reject, "wrong": wrong, "valid": valid}
+
+
+def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, tests, alphas,
+         B, batch_size, progress, client, desc) -> dict[str, np.ndarray]:
+    n_blocks = -(-trials // _random.BLOCK)
+    blocks = np.arange(n_blocks)
+    keep = np.minimum(trials - blocks * _random.BLOCK, _random.BLOCK)
+    if design.keys is not None:  # fit the pair copulas the trials draw (once per pool)
+        drawn = np.unique(np.concatenate([
+            _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1][:k]
+            for b, k in zip(blocks, keep, strict=True)]))
+        design.copulas = np.empty(len(design.keys), dtype=object)
+        ordered = np.sort(design.keys[drawn, 1:], axis=1)
+        design.copulas[drawn] = pool.pair_copulas(
+            np.column_stack([design.keys[drawn, 0], ordered]))
+    df = n_topics - 1
+    crit = {1: stats.t.ppf(1 - alphas, df), 2: stats.t.ppf(1 - alphas / 2, df)}
+    data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
+            "support": pool.support, "crit": crit, "B": B, "root": root}
+    out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
+                      progress=progress, client=client, desc=desc)
+    return {k: v.sum(axis=0) for k, v in out.items()}
+
+
+class ErrorRates(Experiment):
+    """Result of :func:`error_rates`.
+
+    ``data`` holds ``type1`` (measure × n_topics × test × tails × alpha), ``power``
+    and ``type3`` (… × delta × …; Type III is two-tailed only), each with its Monte
+    Carlo standard error (``*_se``) and the number of trials it is based on
+    (``*_trials``); ``resample_se`` (alpha) is the Monte Carlo standard error of one
+    permutation or bootstrap p-value at α, ``sqrt(α (1 − α) / B)``.
+    """
+
+    def summary(self, alpha: float = 0.05, deltas: Sequence[float] = (0.01, 0.05, 0.1),
+                tails: int = 2) -> pd.DataFrame:
+        """Error rates at ``alpha``: one row per measure, topic set size and test.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25],
+        ...                            deltas=[0.05], trials=128, trials_type2=128, B=200,
+        ...                            seed=1)
+        >>> list(res.summary().columns)
+        ['type1', 'type1_se', 'power@0.05', 'type3@0.05']
+        """
+        d = self.data.sel(alpha=alpha, method="nearest")
+        frame = d[["type1", "type1_se"]].sel(tails=tails).to_dataframe()[["type1", "type1_se"]]
+        if "power" in d:
+            for delta in deltas:
+                if np.isclose(d["delta"].values, delta).any():
+                    dd = d.sel(delta=delta, method="nearest")
+                    frame[f"power@{delta:g}"] = dd["power"].sel(tails=tails).to_dataframe()["power"]
+                    frame[f"type3@{delta:g}"] = dd["type3"].to_dataframe()["type3"]
+        return frame
+
+    def plot(self, path: Any = None, *, kind: str = "type1", tails: int = 2,
+             alpha: float = 0.05, delta: float = 0.05, **kwargs: Any):
+        """The paper's figures, one panel per measure and topic set size.
+
+        ``kind="type1"``: Type I error rate against α (log-log, diagonal = nominal);
+        ``"power"``: power against δ at ``alpha``; ``"power_alpha"``: power against α
+        at ``delta``; ``"type3"``: Type III error rate against δ at ``alpha``.
+        """
+        import matplotlib.pyplot as plt
+
+        check_option(kind, ("type1", "power", "power_alpha", "type3"), "kind")
+        measures, sizes = self.data["measure"].values, self.data["n_topics"].values
+        fig, axes = plt.subplots(len(sizes), len(measures), squeeze=False,
+                                 figsize=kwargs.pop("figsize", (3 * len(measures),
+                                                                2.7 * len(sizes))),
+                                 **kwargs)
+        colors = dict(zip(ERROR_RATE_TESTS, ("#e41a1c", "#377eb8", "#4daf4a", "#ff7f00",
+                                             "#984ea3"), strict=True))
+        for r, n in enumerate(sizes):
+            for c, m in enumerate(measures):
+                ax = axes[r, c]
+                d = self.data.sel(measure=m, n_topics=n)
+                for test in d["test"].values:
+                    dt = d.sel(test=test)
+                    if kind == "type1":
+                        x, y = dt["alpha"], dt["type1"].sel(tails=tails)
+                    elif kind == "power":
+                        x, y = dt["delta"], dt["power"].sel(tails=tails).sel(
+                            alpha=alpha, method="nearest")
+                    elif kind == "power_alpha":
+                        x, y = dt["alpha"], dt["power"].sel(tails=tails).sel(
+                            delta=delta, method="nearest")
+                    else:
+                        x, y = dt["delta"], dt["type3"].sel(alpha=alpha, method="nearest")
+                    ax.plot(x, y, color=colors.get(str(test)), lw=1, label=str(test),
+                            ls="--" if test == "permutation" else "-")
+                if kind == "type1":
+                    ax.plot(d["alpha"], d["alpha"], color="grey", lw=1)
+                    ax.set_xscale("log")
+                    ax.set_yscale("log")
+                if kind == "power_alpha":
+                    ax.set_xscale("log")
+                ax.set_title(f"{m} n={n} tails={tails}", fontsize="small")
+                ax.set_xlabel("δ" if kind in ("power", "type3") else "α")
+        ylabel = {"type1": "Type I error rate", "power": "power", "power_alpha": "power",
+                  "type3": "Type III error rate"}[kind]
+        for ax in axes[:, 0]:
+            ax.set_ylabel(ylabel)
+        axes[0, 0].legend(fontsize="x-small")
+        fig.tight_layout()
+        save_figure(fig, path)
+        return fig
+
+
+def error_rates(
+    collections: Mapping[str, Any] | Sequence[str] | None = None,
+    *,
+    measures: Sequence[str] | None = None,
+    n_topics: Sequence[int] = (25, 50, 100),
+    deltas: Sequence[float] | None = DELTAS,
+    alphas: Sequence[float] = tuple(ALPHAS),
+    tests: Sequence[str] = ERROR_RATE_TESTS,
+    trials: int = 100_000,
+    trials_type2: int = 20_000,
+    B: int = 2_000,
+    copula: SimulationCopula = "gaussian",
+    seed: int | None = None,
+    chunk_bytes: int = 64 * 2**20,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+    client: Any = None,
+) -> ErrorRates:
+    """Type I, II and III error rates of paired tests by simulation (Urbano et al. 2019).
+
+    Parameters
+    ----------
+    collections : mapping of name to cube, or sequence of bundled dataset names
+        The collections the simulators are fitted to (default: adhoc5–8 and
+        web2010–2013, bundled).
+    measures : sequence of str, optional
+        Measures to study (default: every measure of the collections, e.g. ap, p10,
+        rr, ndcg20, err20). P@k and RR get discrete margins.
+    n_topics : sequence of int
+        Topic set sizes of the simulated collections.
+    deltas : sequence of float or None
+        True effects δ of the Type II/III trials (``None``: Type I only).
+    alphas : sequence of float
+        Significance levels (default: the paper's 0.001 … 0.1).
+    tests : sequence of str
+        Among ``"paired_t"``, ``"wilcoxon"``, ``"sign"``, ``"permutation"``,
+        ``"bootstrap"``.
+    trials : int
+        Type I trials per (measure, n_topics).
+    trials_type2 : int
+        Type II/III trials per (measure, n_topics, δ).
+    B : int
+        Resamples of the permutation and bootstrap tests (fresh for every 64 trials).
+    copula : {"gaussian", "vine"}
+        Dependence of a pair of runs: the pair's entry of the collection's Gaussian
+        copula (numpy, fast), or, as the paper, a bivariate copula per pair selected by
+        AIC among the parametric families of ``pyvinecopulib`` (extra ``scorestd[vine]``;
+        parameters by inversion of Kendall's τ; fitting every pair takes about a minute
+        per measure, and trials sample them one call each).
+    seed : int
+        Required; the rates depend only on it (not on batch size or workers).
+    chunk_bytes : int
+        Memory budget of one batch of trials: the number of blocks of 64 trials per
+        batch follows from it (the working arrays of one block are about
+        ``8 (B T + 64 B + 20 · 64 T)`` bytes), so memory does not grow with ``trials``.
+    batch_size : int, optional
+        Blocks of 64 trials per batch, overriding ``chunk_bytes``.
+    progress : bool, optional
+        Progress bar (default: when standard error is a terminal).
+    client : distributed.Client, optional
+        Run the batches on a dask cluster.
+
+    Returns
+    -------
+    ErrorRates
+
+    Raises
+    ------
+    ScoreDataError
+        A measure none of the collections has, or a collection without complete scores.
+
+    Notes
+    -----
+    Margin families that fail on some runs are skipped for them, as in
+    :func:`scorestd.fit_margins`; here the warnings are not repeated but counted in
+    ``data.attrs["margin_warnings"]``.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25], deltas=None,
+    ...                            tests=["paired_t"], trials=640, seed=1)
+    >>> float(res.data["type1"].sel(alpha=0.05, tails=2).item()) < 0.1
+    True
+    """
+    if seed is None:
+        raise ValueError("seed= is required: simulation studies must be reproducible")
+    check_option(copula, SimulationCopula, "copula")
+    if copula == "vine":
+        check_vine_available()
+    for test in tests:
+        check_option(test, ERROR_RATE_TESTS, "test")
+    trials = check_count("trials", trials)
+    trials_type2 = check_count("trials_type2", trials_type2)
+    B = check_count("B", B)
+    sizes = [check_count("n_topics", n, 3) for n in n_topics]
+    if batch_size is None:
+        per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes))
+        batch_size = max(1, check_count("chunk_bytes", chunk_bytes) // per_block)
+    alphas_arr = np.asarray(alphas, dtype=np.float64)
+    if alphas_arr.ndim != 1 or not np.all((alphas_arr > 0) & (alphas_arr < 1)):
+        raise ValueError("alphas must be a 1-D sequence of numbers in (0, 1)")
+    deltas_arr = None if deltas is None else np.asarray(deltas, dtype=np.float64)
+    if deltas_arr is not None and not np.all((deltas_arr > 0) & (deltas_arr < 1)):
+        raise ValueError("deltas must be numbers in (0, 1)")
+    cubes = _collections(collections)
+    if measures is None:
+        measures = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))
+    root = _random.root_sequence(seed)
+    shape1 = (len(measures), len(sizes), len(tests), 2, len(alphas_arr))
+    type1, valid1 = np.zeros(shape1), np.zeros(shape1[:3])
+    n_d = 0 if deltas_arr is None else len(deltas_arr)
+    power = np.zeros((len(measures), len(sizes), n_d, len(tests), 2, len(alphas_arr)))
+    type3 = np.zeros((len(measures), len(sizes), n_d, len(tests), len(alphas_arr)))
+    valid2 = np.zeros((len(measures), len(sizes), n_d, len(tests)))
+    warned, families = 0, {}
+    kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
+              "progress": progress, "client": client}
+    for m, measure in enumerate(measures):
+        pool = _pool(cubes, measure, copula)
+        warned += pool.failures
+        families[measure] = pool.families
+        design = _type1_design(pool)
+        for k, n in enumerate(sizes):
+            child = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, m, k, 0))
+            out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
+                       **kwargs)
+            valid1[m, k] = out["valid"]
+            type1[m, k] = out["reject"] / out["valid"][:, None, None]
+        for j in range(n_d):
+            design2 = _type2_design(pool, float(deltas_arr[j]))
+            for k, n in enumerate(sizes):
+                child = np.random.SeedSequence(root.entropy,
+                                               spawn_key=(*root.spawn_key, m, k, j + 1))
+                out = _run(design2, pool, n, trials_type2, child,
+                           desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}", **kwargs)
+                valid2[m, k, j] = out["valid"]
+                power[m, k, j] = out["reject"] / out["valid"][:, None, None]
+                type3[m, k, j] = out["wrong"] / out["valid"][:, None]
+    coords = {"measure": list(measures), "n_topics": sizes, "test": list(tests),
+              "tails": list(TAILS), "alpha": alphas_arr}
+    dims1 = ("measure", "n_topics", "test", "tails", "alpha")
+    data = {"type1": (dims1, type1),
+            "type1_se": (dims1, np.sqrt(type1 * (1 - type1) / valid1[..., None, None])),
+            "type1_trials": (dims1[:3], valid1.astype(np.int64)),
+            "resample_se": ("alpha", np.sqrt(alphas_arr * (1 - alphas_arr) / B))}
+    if deltas_arr is not None:
+        coords["delta"] = deltas_arr
+        dims2 = ("measure", "n_topics", "delta", "test", "tails", "alpha")
+        dims3 = ("measure", "n_topics", "delta", "test", "alpha")
+        data.update({
+            "power": (dims2, power),
+            "power_se": (dims2, np.sqrt(power * (1 - power) / valid2[..., None, None])),
+            "type3": (dims3, type3),
+            "type3_se": (dims3, np.sqrt(type3 * (1 - type3) / valid2[..., None])),
+            "type2_trials": (dims3[:4], valid2.astype(np.int64)),
+        })
+    attrs = {"experiment": "error rates (Urbano, Lima & Hanjalic 2019)",
+             "data": ", ".join(cubes), "measure": ", ".join(measures),
+             "trials": trials, "trials_type2": trials_type2, "B": B, "seed": seed,
+             "copula": copula, "margin_warnings": warned,
+             "margins": "; ".join(f"{m}: {f}" for m, f in families.items())}
+    return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs))
+
+
+def _collections(collections: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
+    if collections is None:
+        collections = COLLECTIONS
+    if isinstance(collections, Mapping):
+        return {str(k): validate(v) for k, v in collections.items()}
+    if isinstance(collections, str):
+        collections = [collections]
+    return {str(name): load_dataset(name) for name in collections}

@@ -1,0 +1,302 @@
+"""Two simulation studies with ground truth: topic set size designs and E-std stability.
+
+- :func:`topic_set_validation`: a topic set size design (:func:`scorestd.topic_set_size`,
+  Sakai's method) promises power ``1 − β`` for a true difference ``min_diff`` at
+  level α. Collections of the designed size are simulated (:func:`scorestd.simulate`),
+  standardized with each scheme, and the paired t-test is run on every system pair; the
+  *achieved* power is the rejection rate of the pairs whose true (scheme-unit)
+  difference lies within ``±tolerance · min_diff`` of ``min_diff``. The true differences
+  come from one large simulated collection standardized the same way.
+- :func:`estd_stability`: E-std scores of a fixed system depend on the reference
+  systems. Reference pools of ``k`` systems are drawn from simulated collections and
+  the spread of the fixed system's mean E-std score is reported against ``k``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .._options import check_count, check_probability
+from ..design import topic_set_size
+from ..kernels.t_decisions import paired_t_complete
+from ..models.schemes import check_schemes, scheme_model
+from ..simulation import _random
+from ..simulation.simulator import Simulator, fit_simulator
+from .result import Experiment, finish_figure
+
+__all__ = ["EstdStability", "TopicSetValidation", "estd_stability", "topic_set_validation"]
+
+
+def _standardize(model, x: np.ndarray) -> np.ndarray:
+    """``x`` ``(…, T, S)`` standardized per topic against all its systems."""
+    if model is None:
+        return x
+    return model.transform(x, degenerate="unstandardized")
+
+
+def _as_simulator(scores: Any, measure: str | None) -> Simulator:
+    return scores if isinstance(scores, Simulator) else fit_simulator(scores, measure=measure)
+
+
+class TopicSetValidation(Experiment):
+    """Result of :func:`topic_set_validation`: per scheme the designed topic set size,
+    the promised power and the achieved power (with its Monte Carlo standard error and
+    the number of system pairs near ``min_diff``)."""
+
+    def summary(self) -> pd.DataFrame:
+        """One row per scheme.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 20))
+        >>> res = scorestd.topic_set_validation(ap, schemes=["raw"], min_diff=0.1, trials=5,
+        ...                                     truth_topics=2000, seed=1)
+        >>> list(res.summary().columns)
+        ['n_topics', 'promised_power', 'achieved_power', 'achieved_se', 'pairs']
+        """
+        return self.data.to_dataframe()[["n_topics", "promised_power", "achieved_power",
+                                          "achieved_se", "pairs"]]
+
+    def plot(self, path: Any = None, **kwargs: Any):
+        """Achieved (with ±2 SE) against promised power per scheme."""
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=kwargs.pop("figsize", (5, 3.5)), **kwargs)
+        d = self.data
+        x = np.arange(d.sizes["scheme"])
+        ax.errorbar(x, d["achieved_power"], yerr=2 * d["achieved_se"], fmt="o",
+                    label="achieved")
+        ax.plot(x, d["promised_power"], "_", markersize=20, color="k", label="promised 1 − β")
+        ax.set_xticks(x, [f"{s}\nn={n}" for s, n in zip(d["scheme"].values,
+                                                         d["n_topics"].values, strict=True)])
+        ax.set_ylabel("power")
+        ax.legend(fontsize="small")
+        return finish_figure(fig, d, path)
+
+
+def topic_set_validation(
+    scores: Any,
+    *,
+    measure: str | None = None,
+    schemes: Sequence[str] = ("raw", "z", "N", "U", "E"),
+    min_diff: float = 0.05,
+    alpha: float = 0.05,
+    beta: float = 0.2,
+    tolerance: float = 0.2,
+    trials: int = 200,
+    truth_topics: int = 20_000,
+    seed: int | None = None,
+) -> TopicSetValidation:
+    """Check a topic set size design's promised power on simulated collections.
+
+    Parameters
+    ----------
+    scores : xarray.DataArray or Simulator
+        The collection the design and the simulator are fitted to (or a fitted
+        :class:`~scorestd.simulation.Simulator`, whose observed scores are used).
+    measure : str, optional
+        The measure (required when the cube has several).
+    schemes : sequence of str
+        Standardization schemes (``"raw"``, ``"z"``, ``"N"``, ``"U"``, ``"E"`` or model
+        names).
+    min_diff, alpha, beta : float
+        The design: smallest difference to detect (in each scheme's units), level and
+        Type II error rate of a two-sided paired t-test.
+    tolerance : float
+        Pairs whose true difference is within ``tolerance · min_diff`` of ``min_diff``
+        count towards the achieved power.
+    trials : int
+        Simulated collections per scheme.
+    truth_topics : int
+        Topics of the large simulated collection giving the true differences.
+    seed : int
+        Required.
+
+    Returns
+    -------
+    TopicSetValidation
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 20))
+    >>> res = topic_set_validation(ap, schemes=["raw"], min_diff=0.1, trials=5,
+    ...                            truth_topics=2000, seed=1)
+    >>> res.summary().index.tolist()
+    ['raw']
+    """
+    if seed is None:
+        raise ValueError("seed= is required: simulation studies must be reproducible")
+    check_probability("alpha", alpha)
+    check_probability("beta", beta)
+    check_probability("tolerance", tolerance)
+    trials = check_count("trials", trials)
+    truth_topics = check_count("truth_topics", truth_topics, 2)
+    schemes = check_schemes(schemes)
+    sim = _as_simulator(scores, measure)
+    from ..simulation.simulator import simulate
+
+    root = _random.root_sequence(seed)
+    truth = simulate(sim, n_topics=truth_topics, trials=1, seed=np.random.SeedSequence(
+        root.entropy, spawn_key=(*root.spawn_key, 0))).values[0, :, :, 0]
+    i, j = np.triu_indices(len(sim.systems), k=1)
+    rows = {k: [] for k in ("n_topics", "promised_power", "achieved_power", "achieved_se",
+                            "pairs")}
+    from scipy import stats
+
+    for s, scheme in enumerate(schemes):
+        model = scheme_model(scheme)
+        n = int(topic_set_size(sim.observed, min_diff=min_diff, alpha=alpha, beta=beta,
+                               schemes=[scheme]).values.ravel()[0])
+        true_means = _standardize(model, truth).mean(axis=0)
+        diff = np.abs(true_means[i] - true_means[j])
+        near = np.abs(diff - min_diff) <= tolerance * min_diff
+        cubes = simulate(sim, n_topics=n, trials=trials, seed=np.random.SeedSequence(
+            root.entropy, spawn_key=(*root.spawn_key, 1 + s))).values[..., 0]
+        t, df = paired_t_complete(_standardize(model, cubes))
+        crit = stats.t.ppf(1 - alpha / 2, df)
+        with np.errstate(invalid="ignore"):
+            hits = (np.abs(t[:, near]) > crit).mean(axis=0) if near.any() else np.array([])
+        power = float(hits.mean()) if hits.size else np.nan
+        # pairs and trials are not independent: the SE is over pairs' rates
+        se = float(hits.std(ddof=1) / np.sqrt(hits.size)) if hits.size > 1 else np.nan
+        for key, value in (("n_topics", n), ("promised_power", 1 - beta),
+                           ("achieved_power", power), ("achieved_se", se),
+                           ("pairs", int(near.sum()))):
+            rows[key].append(value)
+    data = xr.Dataset({k: ("scheme", np.asarray(v)) for k, v in rows.items()},
+                      coords={"scheme": list(schemes)},
+                      attrs={"experiment": "topic set size validation",
+                             "data": str(sim.observed.attrs.get("collection", "scores")),
+                             "measure": sim.margins.measure, "min_diff": min_diff,
+                             "alpha": alpha, "beta": beta, "tolerance": tolerance,
+                             "trials": trials, "seed": seed})
+    return TopicSetValidation(data)
+
+
+class EstdStability(Experiment):
+    """Result of :func:`estd_stability`: ``estd`` (trial × pool_size), the mean E-std
+    score of the fixed system with a reference pool of that many systems."""
+
+    def summary(self) -> pd.DataFrame:
+        """Mean, standard deviation and 95% range of the E-std score per pool size.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 30))
+        >>> res = scorestd.estd_stability(ap, pool_sizes=[5, 25], trials=20, seed=1)
+        >>> bool(res.summary().loc[5, "sd"] > res.summary().loc[25, "sd"])
+        True
+        """
+        e = self.data["estd"]
+        return pd.DataFrame({
+            "mean": e.mean("trial").values, "sd": e.std("trial", ddof=1).values,
+            "q025": e.quantile(0.025, "trial").values, "q975": e.quantile(0.975, "trial").values,
+        }, index=pd.Index(self.data["pool_size"].values, name="pool_size"))
+
+    def plot(self, path: Any = None, **kwargs: Any):
+        """Spread of the fixed system's E-std score against the pool size."""
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=kwargs.pop("figsize", (5, 3.5)), **kwargs)
+        table = self.summary()
+        ax.fill_between(table.index, table["q025"], table["q975"], alpha=0.3, label="95%")
+        ax.plot(table.index, table["mean"], "o-", label="mean")
+        ax.set_xscale("log")
+        ax.set_xlabel("reference systems")
+        ax.set_ylabel(f"E-std score of {self.data.attrs['system']}")
+        ax.legend(fontsize="small")
+        return finish_figure(fig, self.data, path)
+
+
+def estd_stability(
+    scores: Any,
+    *,
+    measure: str | None = None,
+    system: str | None = None,
+    pool_sizes: Sequence[int] = (5, 10, 20, 50, 100),
+    n_topics: int | None = None,
+    trials: int = 500,
+    seed: int | None = None,
+) -> EstdStability:
+    """Spread of a system's E-std score as the number of reference systems shrinks.
+
+    Each trial simulates a collection (all systems), and for every pool size ``k``
+    draws ``k`` reference systems among the others at random; the fixed system's
+    E-std score is its mean over topics of the reference pool's empirical cdf.
+
+    Parameters
+    ----------
+    scores : xarray.DataArray or Simulator
+        The collection the simulator is fitted to, or a fitted simulator.
+    measure : str, optional
+        The measure (required when the cube has several).
+    system : str, optional
+        The fixed system (default: the one with the median observed mean).
+    pool_sizes : sequence of int
+        Reference pool sizes (at most the number of other systems).
+    n_topics : int, optional
+        Topics per simulated collection (default: as observed).
+    trials : int
+        Simulated collections.
+    seed : int
+        Required.
+
+    Returns
+    -------
+    EstdStability
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 30))
+    >>> res = estd_stability(ap, pool_sizes=[5, 25], trials=20, seed=1)
+    >>> res.summary().index.tolist()  # the spread shrinks as the pool grows
+    [5, 25]
+    """
+    if seed is None:
+        raise ValueError("seed= is required: simulation studies must be reproducible")
+    trials = check_count("trials", trials)
+    sim = _as_simulator(scores, measure)
+    systems = [str(s) for s in sim.systems]
+    if system is None:
+        means = sim.observed.mean("topic").values
+        system = systems[int(np.argsort(means)[len(means) // 2])]
+    if system not in systems:
+        raise ValueError(f"unknown system {system!r}")
+    sizes = [check_count("pool size", k, 1) for k in pool_sizes]
+    if max(sizes) > len(systems) - 1:
+        raise ValueError(f"pool sizes must be at most {len(systems) - 1} (the other systems); "
+                         f"got {max(sizes)}")
+    from ..simulation.simulator import simulate
+
+    root = _random.root_sequence(seed)
+    cubes = simulate(sim, n_topics=n_topics, trials=trials, seed=np.random.SeedSequence(
+        root.entropy, spawn_key=(*root.spawn_key, 0))).values[..., 0]  # (N, T, S)
+    s = systems.index(system)
+    others = np.delete(np.arange(len(systems)), s)
+    fixed = cubes[..., s]  # (N, T)
+    empirical = scheme_model("E")
+    out = np.empty((trials, len(sizes)))
+    rng = np.random.default_rng(np.random.SeedSequence(root.entropy,
+                                                       spawn_key=(*root.spawn_key, 1)))
+    order = rng.random((trials, len(others))).argsort(axis=1)
+    for k, size in enumerate(sizes):
+        pool = others[order[:, :size]]  # (N, k) nested pools: the first k of one order
+        ref = np.take_along_axis(cubes, pool[:, None, :], axis=2)  # (N, T, k)
+        y = empirical.transform(ref, fixed[..., None])[..., 0]
+        out[:, k] = y.mean(axis=1)
+    data = xr.Dataset({"estd": (("trial", "pool_size"), out)},
+                      coords={"trial": np.arange(trials), "pool_size": sizes},
+                      attrs={"experiment": "E-std stability",
+                             "data": str(sim.observed.attrs.get("collection", "scores")),
+                             "measure": sim.margins.measure, "system": system,
+                             "trials": trials, "seed": seed})
+    return EstdStability(data)

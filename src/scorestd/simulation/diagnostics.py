@@ -1,0 +1,149 @@
+"""How well simulated collections reproduce the observed one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..io.figures import save_figure
+from ..kernels.correlation import kendall_tau_b, pearson
+from .simulator import TRIAL, Simulator
+
+__all__ = ["SimulationDiagnostics", "simulation_diagnostics"]
+
+PAIR = "pair"
+
+
+def _pair_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Kendall τ_b and Pearson r over topics of every system pair: ``(…, T, S)`` →
+    ``(…, P)`` each, pairs of ``numpy.triu_indices(S, 1)``."""
+    i, j = np.triu_indices(x.shape[-1], k=1)
+    xi, xj = np.swapaxes(x[..., i], -1, -2), np.swapaxes(x[..., j], -1, -2)
+    return kendall_tau_b(xi, xj), pearson(xi, xj)
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationDiagnostics:
+    """Observed against simulated: per-system moments and per-pair dependence.
+
+    ``data`` holds, over ``system``: ``observed_mean``, ``observed_var``,
+    ``simulated_mean``, ``simulated_var`` (over all simulated topics and trials) and
+    ``true_mean``, ``true_var`` (of the margins); over ``pair``: ``observed_tau``,
+    ``simulated_tau`` (Kendall τ_b between the two systems' scores over topics, mean
+    over trials), ``observed_r``, ``simulated_r`` (Pearson) and, for the Gaussian
+    copula, ``copula_tau`` (``2/π asin ρ``).
+    """
+
+    data: xr.Dataset
+
+    def summary(self) -> pd.DataFrame:
+        """Agreement of each statistic: mean absolute difference, correlation across
+        systems (or pairs) and the two means.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 30))
+        >>> sim = scorestd.fit_simulator(ap)
+        >>> d = scorestd.simulation_diagnostics(sim, scorestd.simulate(sim, trials=4, seed=1))
+        >>> d.summary().loc["mean", "correlation"] > 0.95
+        np.True_
+        """
+        rows = {}
+        for stat, obs, sim in (("mean", "observed_mean", "simulated_mean"),
+                               ("var", "observed_var", "simulated_var"),
+                               ("kendall_tau", "observed_tau", "simulated_tau"),
+                               ("pearson_r", "observed_r", "simulated_r")):
+            o, s = self.data[obs].values, self.data[sim].values
+            ok = np.isfinite(o) & np.isfinite(s)
+            rows[stat] = {"observed": o[ok].mean(), "simulated": s[ok].mean(),
+                          "mean_abs_diff": np.abs(o - s)[ok].mean(),
+                          "correlation": np.corrcoef(o[ok], s[ok])[0, 1]}
+        return pd.DataFrame(rows).T.rename_axis("statistic")
+
+    def plot(self, path: Any = None, **kwargs: Any):
+        """Simulated against observed: means, variances, pairwise τ and r (4 panels)."""
+        import matplotlib.pyplot as plt
+
+
+        fig, axes = plt.subplots(2, 2, figsize=kwargs.pop("figsize", (8, 7.5)), **kwargs)
+        for ax, (obs, sim, label) in zip(axes.ravel(), (
+                ("observed_mean", "simulated_mean", "system mean"),
+                ("observed_var", "simulated_var", "system variance"),
+                ("observed_tau", "simulated_tau", "Kendall τ between systems"),
+                ("observed_r", "simulated_r", "Pearson r between systems")), strict=True):
+            o, s = self.data[obs].values, self.data[sim].values
+            ax.plot(o, s, ".", alpha=0.5 if o.size > 200 else 0.8, markersize=3)
+            lo, hi = np.nanmin([o.min(), s.min()]), np.nanmax([o.max(), s.max()])
+            ax.plot([lo, hi], [lo, hi], color="grey", lw=1, ls="--")
+            ax.set_xlabel(f"observed {label}")
+            ax.set_ylabel(f"simulated {label}")
+        fig.suptitle(f"simulation diagnostics: {self.data.attrs.get('source', '')} "
+                     f"{self.data.attrs.get('measure', '')}")
+        fig.tight_layout()
+        save_figure(fig, path)
+        return fig
+
+
+def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
+                           max_trials: int = 50) -> SimulationDiagnostics:
+    """Compare simulated collections with the observed one they were fitted to.
+
+    Parameters
+    ----------
+    simulator : Simulator
+        The fitted simulator (its observed scores and margins).
+    simulated : xarray.DataArray
+        Output of :func:`scorestd.simulate` for that simulator.
+    max_trials : int
+        Pairwise τ and r are averaged over at most this many trials (they cost
+        O(S² T²) each).
+
+    Returns
+    -------
+    SimulationDiagnostics
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 8))
+    >>> sim = scorestd.fit_simulator(ap)
+    >>> cubes = scorestd.simulate(sim, trials=4, seed=1, progress=False)
+    >>> table = simulation_diagnostics(sim, cubes).summary()
+    >>> table.index.tolist(), table.columns.tolist()[:2]
+    (['mean', 'var', 'kendall_tau', 'pearson_r'], ['observed', 'simulated'])
+    """
+    if not isinstance(simulator, Simulator):
+        raise TypeError("simulation_diagnostics needs the Simulator the cubes came from")
+    sims = simulated.transpose(TRIAL, TOPIC, SYSTEM, MEASURE)
+    if not np.array_equal(sims[SYSTEM].values.astype(str), simulator.systems):
+        raise ValueError("the simulated systems are not those of the simulator")
+    values = np.asarray(sims.values[..., 0], dtype=np.float64)  # (N, T, S)
+    obs = np.asarray(simulator.observed.values, dtype=np.float64)
+    obs_tau, obs_r = _pair_stats(obs)
+    sim_tau, sim_r = _pair_stats(values[:max_trials])
+    i, j = np.triu_indices(len(simulator.systems), k=1)
+    data = {
+        "observed_mean": (SYSTEM, obs.mean(axis=0)),
+        "observed_var": (SYSTEM, obs.var(axis=0)),
+        "simulated_mean": (SYSTEM, values.mean(axis=(0, 1))),
+        "simulated_var": (SYSTEM, values.reshape(-1, values.shape[-1]).var(axis=0)),
+        "true_mean": (SYSTEM, simulator.margins.mean),
+        "true_var": (SYSTEM, simulator.margins.var),
+        "observed_tau": (PAIR, obs_tau), "simulated_tau": (PAIR, np.nanmean(sim_tau, axis=0)),
+        "observed_r": (PAIR, obs_r), "simulated_r": (PAIR, np.nanmean(sim_r, axis=0)),
+    }
+    if hasattr(simulator.copula, "kendall_tau"):
+        data["copula_tau"] = (PAIR, simulator.copula.kendall_tau[i, j])
+    ds = xr.Dataset(data, coords={SYSTEM: simulator.systems,
+                                  "system_i": (PAIR, simulator.systems[i]),
+                                  "system_j": (PAIR, simulator.systems[j])},
+                    attrs={"measure": simulator.margins.measure,
+                           "source": simulated.attrs.get("source", ""),
+                           "trials": int(values.shape[0]), "n_topics": int(values.shape[1])})
+    return SimulationDiagnostics(ds)

@@ -1,0 +1,54 @@
+"""Topic set size validation and E-std stability on simulated collections."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import scorestd
+from scorestd.simulation import fit_simulator
+
+
+@pytest.fixture(scope="module")
+def sim():
+    return fit_simulator(scorestd.datasets.load("adhoc8").isel(system=slice(0, 40)),
+                         measure="ap")
+
+
+def test_achieved_power_is_near_the_promised_power(sim, tmp_path):
+    res = scorestd.topic_set_validation(sim, schemes=["raw", "N"], min_diff=0.1, trials=60,
+                                        truth_topics=4000, seed=1)
+    table = res.summary()
+    design = scorestd.topic_set_size(sim.observed, min_diff=0.1, schemes=["raw", "N"])
+    assert table["n_topics"].tolist() == design.values.ravel().tolist()
+    assert (table["promised_power"] == 0.8).all()
+    assert (table["pairs"] > 0).all()
+    # Sakai's design is approximate (a normal approximation, a pooled variance): the
+    # achieved power is near 1 − β, not equal to it
+    assert np.all(np.abs(table["achieved_power"] - 0.8) < 0.15)
+    import matplotlib.pyplot as plt
+
+    plt.close(res.plot(tmp_path / "tss.png"))
+
+
+def test_estd_spread_shrinks_with_the_pool(sim, tmp_path):
+    res = scorestd.estd_stability(sim, pool_sizes=[3, 10, 39], trials=60, seed=2)
+    table = res.summary()
+    assert table["sd"].is_monotonic_decreasing
+    assert ((table["q025"] <= table["mean"]) & (table["mean"] <= table["q975"])).all()
+    # with every other system in the pool the score is the E-std of the simulated cube
+    from scorestd.models import get_model
+
+    cubes = scorestd.simulate(sim, trials=60, seed=np.random.SeedSequence(
+        np.random.SeedSequence(2).entropy, spawn_key=(0,))).values[..., 0]
+    s = list(sim.systems).index(res.data.attrs["system"])
+    others = np.delete(np.arange(40), s)
+    ref = get_model("empirical")().transform(cubes[..., others], cubes[..., [s]])[..., 0]
+    np.testing.assert_allclose(res.data["estd"].sel(pool_size=39).values, ref.mean(axis=1))
+    import matplotlib.pyplot as plt
+
+    plt.close(res.plot(tmp_path / "estd.png"))
+    with pytest.raises(ValueError, match="at most 39"):
+        scorestd.estd_stability(sim, pool_sizes=[50], trials=2, seed=1)
+    with pytest.raises(ValueError, match="unknown system"):
+        scorestd.estd_stability(sim, system="nope", trials=2, seed=1)

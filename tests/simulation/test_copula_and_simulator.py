@@ -1,0 +1,131 @@
+"""The copulas, simulate() and the diagnostics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import scorestd
+from scorestd.errors import ScorestdError
+from scorestd.simulation import GaussianCopula, fit_simulator, simulate, simulation_diagnostics
+
+
+@pytest.fixture(scope="module")
+def sim():
+    return fit_simulator(scorestd.datasets.load("adhoc8").isel(system=slice(0, 30)),
+                         measure="ap")
+
+
+def test_gaussian_copula_kendall_tau_is_two_over_pi_asin_rho():
+    corr = np.array([[1.0, 0.7, -0.3], [0.7, 1.0, 0.1], [-0.3, 0.1, 1.0]])
+    u = GaussianCopula(corr).sample(20000, np.random.default_rng(1))
+    expected = 2 / np.pi * np.arcsin(corr)
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        tau = stats.kendalltau(u[:4000, i], u[:4000, j]).statistic
+        assert tau == pytest.approx(expected[i, j], abs=0.03)  # SE of τ here ≈ 0.008
+    assert np.allclose(GaussianCopula(corr).kendall_tau, expected)
+    # the fit recovers the correlation from the pseudo-observations
+    z = np.random.default_rng(2).multivariate_normal(np.zeros(3), corr, size=20000)
+    assert np.allclose(GaussianCopula.fit(stats.norm.cdf(z) ** 2).corr, corr, atol=0.02)
+
+
+def test_singular_correlation_more_systems_than_topics():
+    x = np.random.default_rng(3).random((5, 12))
+    cop = GaussianCopula.fit(x)
+    u = cop.sample(100, np.random.default_rng(0))
+    assert u.shape == (100, 12) and np.isfinite(u).all()
+
+
+def test_same_seed_same_answer_whatever_the_chunking(sim):
+    a = simulate(sim, n_topics=20, trials=150, seed=7)
+    b = simulate(sim, n_topics=20, trials=150, seed=7, chunk_bytes=1)
+    c = simulate(sim, n_topics=20, trials=150, seed=7, dask=True, chunk_bytes=1)
+    assert c.chunks is not None and len(c.chunks[0]) > 1
+    np.testing.assert_array_equal(a.values, b.values)
+    np.testing.assert_array_equal(a.values, c.values)
+    np.testing.assert_array_equal(simulate(sim, n_topics=20, trials=70, seed=7).values,
+                                  a.values[:70])
+    assert not np.array_equal(simulate(sim, n_topics=20, trials=2, seed=8).values, a.values[:2])
+
+
+def test_simulated_cube_is_labelled_with_true_means(sim):
+    cubes = simulate(sim, n_topics=30, trials=400, seed=1)
+    assert cubes.dims == ("trial", "topic", "system", "measure")
+    assert list(cubes.system.values) == list(sim.systems)
+    np.testing.assert_allclose(cubes["true_mean"].values, sim.margins.mean)
+    # the simulated means estimate the true means (12,000 topics per system)
+    sim_mean = cubes.mean(("trial", "topic")).values[:, 0]
+    se = np.sqrt(sim.margins.var / 12000)
+    assert np.all(np.abs(sim_mean - sim.margins.mean) < 5 * se + 1e-4)
+
+
+def test_with_means_imposes_the_expected_score(sim):
+    s = str(sim.systems[5])
+    moved = sim.with_means({s: 0.4})
+    assert float(moved.true_means.sel(system=s)) == pytest.approx(0.4, abs=1e-9)
+    cubes = simulate(moved, n_topics=50, trials=400, seed=2)
+    assert float(cubes.sel(system=s).mean()) == pytest.approx(0.4, abs=0.01)
+
+
+def test_diagnostics_compare_simulated_with_observed(sim, tmp_path):
+    d = simulation_diagnostics(sim, simulate(sim, trials=20, seed=3))
+    table = d.summary()
+    assert table.loc["mean", "correlation"] > 0.95
+    assert table.loc["kendall_tau", "correlation"] > 0.8
+    # the simulated τ between systems is the copula's 2/π asin ρ (within sampling error)
+    gap = d.data["simulated_tau"] - d.data["copula_tau"]
+    assert float(np.abs(gap).mean()) < 0.03
+    fig = d.plot(tmp_path / "diag.png")
+    assert (tmp_path / "diag.png").stat().st_size > 0
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def test_bad_arguments(sim):
+    with pytest.raises(ValueError, match="seed= is required"):
+        simulate(sim, trials=2)
+    with pytest.raises(ValueError, match="n_topics must be an integer"):
+        simulate(sim, n_topics=1, seed=1)
+    with pytest.raises(TypeError, match="needs a Simulator"):
+        simulate("adhoc8", seed=1)
+    with pytest.raises(ValueError, match="copula must be one of"):
+        fit_simulator(scorestd.datasets.load("adhoc8_ap"), copula="t")
+
+
+def test_vine_without_pyvinecopulib_names_the_extra(without_pyvinecopulib):
+    with pytest.raises(ScorestdError, match=r'pip install "scorestd\[vine\]"'):
+        fit_simulator(scorestd.datasets.load("adhoc8_ap"), copula="vine")
+
+
+def test_vine_copula_simulates():
+    pytest.importorskip("pyvinecopulib")
+    cube = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6))
+    sim = fit_simulator(cube, copula="vine", family_set=["gaussian", "clayton"], trunc_lvl=2)
+    a = simulate(sim, n_topics=10, trials=3, seed=1)
+    b = simulate(sim, n_topics=10, trials=3, seed=1, chunk_bytes=1)
+    np.testing.assert_array_equal(a.values, b.values)
+    assert a.attrs["copula"] == "vine"
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 2_000_000), st.integers(1, 150))
+def test_property_chunking_never_changes_the_collections(chunk_bytes, trials):
+    cube = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 5))
+    sim = _small_simulator(cube)
+    whole = simulate(sim, n_topics=4, trials=trials, seed=11)
+    np.testing.assert_array_equal(
+        simulate(sim, n_topics=4, trials=trials, seed=11, chunk_bytes=chunk_bytes).values,
+        whole.values)
+
+
+_CACHE: dict = {}
+
+
+def _small_simulator(cube):
+    if "sim" not in _CACHE:
+        _CACHE["sim"] = fit_simulator(cube)
+    return _CACHE["sim"]
