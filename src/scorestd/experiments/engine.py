@@ -12,25 +12,55 @@ separates the two steps:
    to a vectorised ``compute`` function and concatenates what it returns, optionally as
    tasks on a ``dask.distributed`` cluster. ``compute`` sees a batch axis first and
    treats every trial independently, so the numbers do not depend on the batch size
-   or on the number of workers; memory is bounded by the batch size. Batches run with a
-   single-threaded BLAS (:mod:`scorestd.kernels.blas`).
+   or on the number of workers.
+
+Memory is bounded in bytes: the number of trials per batch follows from the bytes one
+trial needs, which the experiment declares, and the memory a batch may take: 16 MiB,
+about what the processor's caches hold (larger batches were measured to run slower, as
+their arrays no longer stay in cache), and never more than the memory budget
+(:func:`memory_budget`: 256 MiB unless the ``memory=`` argument or the
+``SCORESTD_MEMORY`` environment variable says otherwise). The kernels work through the
+S × S pair statistics of a batch in blocks of fixed size, so no array grows with
+trials × S². The temporaries of the kernels are kept and reused from batch to batch
+(:mod:`scorestd.kernels.workspace`), and batches run with a single-threaded BLAS
+(:mod:`scorestd.kernels.blas`).
 """
 
 from __future__ import annotations
 
+import math
+import os
+import re
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from .._options import check_seed
+from .._options import check_count, check_seed
+from ..errors import OptionError
 from ..kernels.blas import single_threaded_blas
+from ..kernels.workspace import Workspace, reusing_buffers
 
-__all__ = ["batch_slices", "draw_trials", "run_batches"]
+__all__ = ["MEMORY_ENV", "batch_slices", "draw_trials", "memory_budget", "run_batches",
+           "trials_per_batch"]
 
-#: Trials per batch when the caller does not say.
+#: Trials per batch when neither the batch size nor the bytes of a trial are known.
 DEFAULT_BATCH_SIZE = 50
+#: Memory budget of one batch when the caller and the environment do not say.
+DEFAULT_MEMORY = 256 * 2**20
+#: Bytes of the per-trial arrays of a batch, when the budget allows: batches whose
+#: arrays stay in the processor's caches run fastest.
+BATCH_BYTES = 16 * 2**20
+#: Environment variable with the default memory budget (``"512MB"``, ``"2GiB"``, bytes).
+MEMORY_ENV = "SCORESTD_MEMORY"
+#: Tasks per worker on a cluster: enough to even out uneven workers, few enough that
+#: each task is long next to its scheduling cost.
+TASKS_PER_WORKER = 2
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9,
+          "gb": 10**9, "kib": 2**10, "mib": 2**20, "gib": 2**30}
 
 
 def draw_trials(
@@ -82,6 +112,68 @@ def draw_trials(
     return np.stack(draws)
 
 
+def memory_budget(memory: int | str | None = None) -> int:
+    """The memory budget in bytes: ``memory``, else ``$SCORESTD_MEMORY``, else 256 MiB.
+
+    Parameters
+    ----------
+    memory : int or str, optional
+        Bytes, or a size with a unit: ``"512MB"``, ``"1.5 GiB"``, ``"800k"`` (k, M, G are
+        powers of 10; KiB, MiB, GiB powers of 2).
+
+    Raises
+    ------
+    OptionError
+        If the size cannot be read or is below 1 MiB.
+
+    Examples
+    --------
+    >>> memory_budget("512MiB")
+    536870912
+    >>> memory_budget(10**9)
+    1000000000
+    """
+    source = "memory"
+    if memory is None:
+        memory, source = os.environ.get(MEMORY_ENV), MEMORY_ENV
+        if memory is None or not str(memory).strip():
+            return DEFAULT_MEMORY
+    if isinstance(memory, bool):
+        raise OptionError(f"{source} must be a size in bytes (e.g. '512MB'); got {memory!r}")
+    if isinstance(memory, int | np.integer):
+        nbytes = int(memory)
+    else:
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", str(memory))
+        unit = match.group(2).lower() if match else None
+        if unit not in _UNITS:
+            raise OptionError(f"{source} must be a size in bytes (e.g. '512MB'); "
+                              f"got {memory!r}")
+        nbytes = int(float(match.group(1)) * _UNITS[unit])
+    if nbytes < 2**20:
+        raise OptionError(f"{source} must be at least 1 MiB; got {memory!r}")
+    return nbytes
+
+
+def trials_per_batch(trial_bytes: int, memory: int | str | None = None,
+                     trials: int | None = None) -> int:
+    """How many trials of ``trial_bytes`` each a batch holds.
+
+    As many as fit in :data:`BATCH_BYTES` (16 MiB) or in the memory budget if that is
+    smaller; at least 1 (a single trial that needs more still runs), at most ``trials``.
+
+    Examples
+    --------
+    >>> trials_per_batch(2**20, "256MiB")
+    16
+    >>> trials_per_batch(2**20, "4MiB")
+    4
+    >>> trials_per_batch(2**20, trials=7)
+    7
+    """
+    size = max(1, min(BATCH_BYTES, memory_budget(memory)) // max(1, int(trial_bytes)))
+    return size if trials is None else max(1, min(size, int(trials)))
+
+
 def batch_slices(trials: int, batch_size: int | None) -> list[slice]:
     """Consecutive slices of ``range(trials)`` of at most ``batch_size`` trials.
 
@@ -103,6 +195,8 @@ def run_batches(
     *,
     data: Any = None,
     batch_size: int | None = None,
+    trial_bytes: int | None = None,
+    memory: int | str | None = None,
     progress: bool | None = None,
     client: Any = None,
     desc: str | None = None,
@@ -122,12 +216,20 @@ def run_batches(
         The arrays ``compute`` reads (e.g. the standardized cubes). With ``client`` it is
         scattered to every worker once rather than shipped with every task.
     batch_size : int, optional
-        Trials per batch (default 50); bounds the memory of one ``compute`` call.
+        Trials per batch; by default as many as fit in ``memory`` at ``trial_bytes``
+        each (:func:`trials_per_batch`), or 50 when ``trial_bytes`` is not given.
+    trial_bytes : int, optional
+        Bytes one trial of ``compute`` needs (its arrays that grow with the batch).
+    memory : int or str, optional
+        Memory budget of one batch (:func:`memory_budget`; default 256 MiB or
+        ``$SCORESTD_MEMORY``).
     progress : bool, optional
         Show a ``tqdm`` progress bar over the batches. Default: only when standard error
         is a terminal.
     client : distributed.Client, optional
-        Run the batches as tasks on this ``dask.distributed`` cluster.
+        Run the batches as tasks on this ``dask.distributed`` cluster: the trials are
+        cut into about two tasks per worker, each worker runs the batches of its tasks
+        with a single-threaded BLAS and the same memory bound per batch.
     desc : str, optional
         Label of the progress bar.
 
@@ -152,38 +254,67 @@ def run_batches(
     trials = len(parts[0])
     if any(len(p) != trials for p in parts):
         raise ValueError("every index array must have the same number of trials")
-    slices = batch_slices(trials, batch_size)
+    if batch_size is None:
+        batch_size = (DEFAULT_BATCH_SIZE if trial_bytes is None
+                      else trials_per_batch(trial_bytes, memory, trials))
+    else:
+        batch_size = check_count("batch_size", batch_size)
     show = sys.stderr.isatty() if progress is None else bool(progress)
     if client is None:
-        results = []
-        with single_threaded_blas():
-            for sl in _progress(slices, show, desc):
-                results.append(compute(data, *(p[sl] for p in parts)))
+        slices = batch_slices(trials, batch_size)
+        with reusing_buffers(Workspace()):
+            results = _run_local(compute, data, parts, slices, _progress(slices, show, desc))
     else:
-        results = _run_on_cluster(compute, parts, slices, data, client, show, desc)
+        results = _run_on_cluster(compute, parts, trials, batch_size, data, client, show,
+                                  desc)
+    return _concatenate(results)
+
+
+def _run_local(compute, data, parts, slices, iterate=None) -> list[dict[str, np.ndarray]]:
+    """``compute`` on every batch, in this process, with a single-threaded BLAS."""
+    results = []
+    with single_threaded_blas():
+        for sl in slices if iterate is None else iterate:
+            results.append(compute(data, *(p[sl] for p in parts)))
+    return results
+
+
+def _concatenate(results: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {name: np.concatenate([r[name] for r in results]) for name in results[0]}
 
 
-def _run_on_cluster(compute, parts, slices, data, client, show, desc):
-    """Submit one task per batch; the data goes to every worker once."""
+def _run_on_cluster(compute, parts, trials, batch_size, data, client, show, desc):
+    """Submit about :data:`TASKS_PER_WORKER` tasks per worker, each a run of batches;
+    the data goes to every worker once."""
     from distributed import as_completed
 
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    per_task = max(batch_size, math.ceil(trials / (TASKS_PER_WORKER * workers)))
+    tasks = batch_slices(trials, per_task)
     # a one-element list, so that a tuple of arrays travels as one object
     shared = client.scatter([data], broadcast=True)[0] if data is not None else None
     futures = [
-        client.submit(_single_threaded_call, compute, shared, *(p[sl] for p in parts),
+        client.submit(_worker_task, compute, shared, batch_size, *(p[sl] for p in parts),
                       pure=False)
-        for sl in slices
+        for sl in tasks
     ]
     for _ in _progress(as_completed(futures), show, desc, total=len(futures)):
         pass
     return client.gather(futures)
 
 
-def _single_threaded_call(compute, data, *indices):
-    """``compute`` on a worker, with its BLAS single-threaded (see :mod:`.blas`)."""
-    with single_threaded_blas():
-        return compute(data, *indices)
+_WORKER = threading.local()
+
+
+def _worker_task(compute, data, batch_size, *indices) -> dict[str, np.ndarray]:
+    """The batches of one task on a worker: single-threaded BLAS, the worker thread's
+    buffers reused from task to task."""
+    ws = getattr(_WORKER, "workspace", None)
+    if ws is None:
+        ws = _WORKER.workspace = Workspace()
+    with reusing_buffers(ws):
+        results = _run_local(compute, data, indices, batch_slices(len(indices[0]), batch_size))
+    return _concatenate(results)
 
 
 def _progress(iterable, show: bool, desc: str | None, total: int | None = None):

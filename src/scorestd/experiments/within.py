@@ -19,14 +19,15 @@ import numpy as np
 import pandas as pd
 
 from .._options import check_count
-from ..kernels.t_decisions import fraction_significant_t, paired_t_complete
+from ..kernels.t_decisions import paired_t_counts
 from ..models.schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
     agreement_summary,
     ranking_agreement,
+    scheme_subsets,
     shared_parameters,
+    subset_bytes,
     topic_means,
-    topic_subsets,
 )
 from .engine import draw_trials, run_batches
 from .result import (
@@ -102,6 +103,7 @@ def within_collection(
     seed: int = 0,
     alphas: Sequence[float] = ALPHAS,
     batch_size: int | None = None,
+    memory: int | str | None = None,
     progress: bool | None = None,
     client: Any = None,
 ) -> WithinCollection:
@@ -132,7 +134,7 @@ def within_collection(
     A trial's τ or r is NaN when a ranking is constant. Two systems with identical
     scores on the sampled topics are a pair that is not significant. The paired t-tests
     are decided from their statistics and critical values
-    (:func:`scorestd.kernels.t_decisions.fraction_significant_t`), which gives the same
+    (:func:`scorestd.kernels.t_decisions.paired_t_counts`), which gives the same
     decisions as comparing p-values with α, much faster.
 
     Examples
@@ -157,6 +159,7 @@ def within_collection(
     topics = draw_trials(seed, trials,
                          lambda rng: rng.choice(n_topics_total, n_topics, replace=False))
     stats = run_batches(_batch, topics, data=(raw, stack, alphas), batch_size=batch_size,
+                        trial_bytes=subset_bytes(stack, n_topics, 1.5), memory=memory,
                         progress=progress, client=client, desc="within-collection")
     return WithinCollection(trial_dataset(
         cube, "within-collection", stats, schemes=schemes, trials=trials, seed=seed,
@@ -166,12 +169,14 @@ def within_collection(
 def _batch(data, topics):
     """Statistics of a batch of trials; ``topics`` is (batch, n)."""
     raw, stack, alphas = data
-    x = topic_subsets(stack, topics)  # (batch, scheme, n, system)
-    means = topic_means(x)  # (batch, scheme, system)
-    raw_means = np.broadcast_to(topic_means(raw[topics])[:, None, :], means.shape)
-    t, df = paired_t_complete(x)  # decisions from t: p-values would dominate the run time
+    x = scheme_subsets(stack, topics)  # (scheme, batch, n, system)
+    means = topic_means(x)  # (scheme, batch, system)
+    raw_means = topic_means(raw[topics])
+    # decisions from t and critical values: p-values would dominate the run time
+    counts = paired_t_counts(x, alphas, centre=means)  # (scheme, batch, alpha)
+    n_sys = x.shape[-1]
     return {
-        **ranking_agreement(means, raw_means),
-        "power": fraction_significant_t(t, df, alphas),
+        **ranking_agreement(means.transpose(1, 0, 2), raw_means[:, None, :]),
+        "power": counts.transpose(1, 0, 2) / (n_sys * (n_sys - 1) // 2),
     }
 
