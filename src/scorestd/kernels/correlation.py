@@ -336,7 +336,7 @@ def rank_agreement(x, y, axis=-1) -> RankAgreement:
     --------
     >>> r = rank_agreement([[0.9, 0.8, 0.8, 0.6], [0.1, 0.2, 0.3, 0.4]], [0.9, 0.7, 0.8, 0.6])
     >>> r.tau_b.round(3).tolist(), r.tau_ap_b.round(3).tolist()
-    ([0.548, -0.667], [0.833, -0.667])
+    ([0.913, -0.667], [0.833, -0.667])
     """
     x = np.moveaxis(np.asarray(x, dtype=float), axis, -1)
     y = np.moveaxis(np.asarray(y, dtype=float), axis, -1)

@@ -33,6 +33,7 @@ import functools
 import numpy as np
 from scipy import special, stats
 
+from .blas import limited_blas
 from .paired import complete_pair_moments
 from .unpaired import unpaired_t_statistic
 from .workspace import workspace
@@ -284,6 +285,7 @@ def critical_table(alphas, df_low: float, df_high: float | None = None,
                          float(df_high), float(factor))
 
 
+@limited_blas
 def paired_t_complete(x: np.ndarray) -> tuple[np.ndarray, int]:
     """Paired t statistics of every pair of systems on complete scores.
 
@@ -428,6 +430,7 @@ def _unit_chunks(units: int, per_unit: int, cells: int) -> list[slice]:
     return [slice(u0, min(units, u0 + step)) for u0 in range(0, units, step)]
 
 
+@limited_blas
 def paired_t_counts(x: np.ndarray, alphas, *, centre: np.ndarray | None = None) -> np.ndarray:
     """Number of system pairs with a significant two-sided paired t-test, at each α.
 
