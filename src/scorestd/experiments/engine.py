@@ -118,7 +118,7 @@ def memory_budget(memory: int | str | None = None) -> int:
     Parameters
     ----------
     memory : int or str, optional
-        Bytes, or a size with a unit: ``"512MB"``, ``"1.5 GiB"``, ``"800k"`` (k, M, G are
+        Bytes, or a size with a unit: ``"512MB"``, ``"1.5 GiB"``, ``"8000k"`` (k, M, G are
         powers of 10; KiB, MiB, GiB powers of 2).
 
     Raises

@@ -129,8 +129,8 @@ class CriticalTable:
         self.ambiguous = self.alphas.size + 1
         lut = self._classify(low[None, :], high[None, :])[:, 0]
         lut[-1] = self.alphas.size  # at or above the top (and inf): significant everywhere
-        if not (high.max() < (_BUCKETS - 2) / self.scale and 2.0 / self.scale < low.min()):
-            raise AssertionError("critical table: buckets do not bracket the critical values")
+        # (a bucket that a critical value crosses, bucket 0 too when the critical values
+        # span thousands of bucket widths, is decided exactly)
         self.lut = lut.astype(np.intp)
 
     def _classify(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -183,8 +183,9 @@ class CriticalTable:
         df = np.broadcast_to(np.asarray(df, dtype=np.float64), abs_t.shape)
         if abs_t.size < _DF_TABLE_FROM:
             return self._hill_levels(abs_t, df)
-        u = abs_t * abs_t
-        u *= self.factor
+        with np.errstate(over="ignore"):
+            u = abs_t * abs_t
+            u *= self.factor
         level = self.df_levels(u, df)
         # a NaN statistic is never significant, an infinite one always
         level[np.isnan(abs_t)] = 0
@@ -193,7 +194,8 @@ class CriticalTable:
 
     def _hill_levels(self, abs_t: np.ndarray, df: np.ndarray) -> np.ndarray:
         z = _normal_deviate(abs_t, df, self.normal_critical)
-        return np.searchsorted(self.normal_critical, z, side="left")
+        level = np.searchsorted(self.normal_critical, z, side="left")
+        return np.where(np.isnan(abs_t), 0, level)  # NaN: no p-value, not significant
 
     def df_levels(self, u: np.ndarray, df: np.ndarray) -> np.ndarray:
         """Levels of statistics ``u = factor · t²`` with their own ``df``, from the table
@@ -399,7 +401,8 @@ def count_significant_t(t, df, alphas, axis: int = -1) -> np.ndarray:
     else:
         df_flat = None
         table = critical_table(alphas, float(df))
-    u = a * a
+    with np.errstate(over="ignore"):
+        u = a * a
     levels = table.levels(u, work=u)
     if df_flat is not None:
         # a test with a NaN df has no p-value (NaN statistic) or an infinite one
