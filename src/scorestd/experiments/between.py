@@ -17,6 +17,7 @@ once per scheme and trials only select topics.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -163,15 +164,20 @@ def between_collection(
                          f"topics; the cube has {total}")
     alphas = np.asarray(alphas, dtype=np.float64)
     stack = standardized_stack(cube, schemes, scheme_options)
-    topics = draw_trials(
-        seed, trials, lambda rng: rng.permutation(total)[: 2 * n_topics].reshape(2, n_topics)
-    )
+    # drawn batch by batch (on the workers of a cluster)
+    topics = draw_trials(seed, trials, functools.partial(_disjoint_subsets, total, n_topics),
+                         lazy=True)
     stats = run_batches(_batch, topics, data=(stack, alphas), batch_size=batch_size,
                         trial_bytes=subset_bytes(stack, n_topics, 4), memory=memory,
                         progress=progress, client=client, desc="between-collection")
     return BetweenCollection(trial_dataset(
         cube, "between-collection", stats, schemes=schemes, trials=trials, seed=seed,
         coords={"alpha": alphas}, n_topics=n_topics))
+
+
+def _disjoint_subsets(total: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """A trial's two collections: two disjoint sets of n of the collection's topics."""
+    return rng.permutation(total)[: 2 * n].reshape(2, n)
 
 
 def _batch(data, topics):

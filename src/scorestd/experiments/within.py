@@ -12,6 +12,7 @@ only select topics.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -156,14 +157,20 @@ def within_collection(
     alphas = np.asarray(alphas, dtype=np.float64)
     stack = standardized_stack(cube, schemes, scheme_options)
     raw = standardized_stack(cube, [RAW])[0]
-    topics = draw_trials(seed, trials,
-                         lambda rng: rng.choice(n_topics_total, n_topics, replace=False))
+    # drawn batch by batch (on the workers of a cluster)
+    topics = draw_trials(seed, trials, functools.partial(_topic_sample, n_topics_total,
+                                                         n_topics), lazy=True)
     stats = run_batches(_batch, topics, data=(raw, stack, alphas), batch_size=batch_size,
                         trial_bytes=subset_bytes(stack, n_topics, 1.5), memory=memory,
                         progress=progress, client=client, desc="within-collection")
     return WithinCollection(trial_dataset(
         cube, "within-collection", stats, schemes=schemes, trials=trials, seed=seed,
         coords={"alpha": alphas}, n_topics=n_topics))
+
+
+def _topic_sample(total: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """A trial's topics: n of the collection's, without replacement."""
+    return rng.choice(total, n, replace=False)
 
 
 def _batch(data, topics):
