@@ -18,8 +18,6 @@ No xarray here; :mod:`scorestd.kernels.standardize` builds the ecdf on these cou
 
 from __future__ import annotations
 
-import contextlib
-import threading
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -217,34 +215,15 @@ def _chunks(a: int, b: int, width: int) -> Iterator[tuple[_Workspace, slice, sli
     """
     if b * width <= CHUNK or b == 1:
         step = max(1, CHUNK // max(b * width, 1))
-        with _workspace(min(step, a) * b, width) as ws:
-            for start in range(0, a, step):
-                yield ws, slice(start, min(a, start + step)), slice(0, b)
+        ws = _Workspace(min(step, a) * b, width)
+        for start in range(0, a, step):
+            yield ws, slice(start, min(a, start + step)), slice(0, b)
     else:
         step = max(1, CHUNK // width)
-        with _workspace(min(step, b), width) as ws:
-            for i in range(a):
-                for start in range(0, b, step):
-                    yield ws, slice(i, i + 1), slice(start, min(b, start + step))
-
-
-_POOL = threading.local()
-
-
-@contextlib.contextmanager
-def _workspace(rows: int, width: int) -> Iterator[_Workspace]:
-    """A :class:`_Workspace` of this thread, reused by the next call of the same shape
-    (its buffers cost more than sorting a small cube)."""
-    free = getattr(_POOL, "free", None)
-    if free is None:
-        free = _POOL.free = {}
-    ws = free.pop((rows, width), None) or _Workspace(rows, width)
-    try:
-        yield ws
-    finally:
-        if len(free) >= 2:
-            free.clear()
-        free[(rows, width)] = ws
+        ws = _Workspace(min(step, b), width)
+        for i in range(a):
+            for start in range(0, b, step):
+                yield ws, slice(i, i + 1), slice(start, min(b, start + step))
 
 
 def _rows(block: np.ndarray) -> np.ndarray:
