@@ -75,8 +75,9 @@ def rows() -> list[tuple[str, object]]:
         ("kernel normal_cdf, 400 x 4 x 1,000",
          lambda: kstd.normal_cdf(big, *kstd.location_scale(big)[1:])),
     ]
+    positive = agg_batch + 1e-3  # hm needs non-zero scores
     out += [(f"aggregate_kernel {m}, 1000 x 25 x 129",
-             lambda m=m: aggregate_kernel(agg_batch + (1e-3 if m == "hm" else 0), m, axis=-2))
+             lambda m=m: aggregate_kernel(positive if m == "hm" else agg_batch, m, axis=-2))
             for m in ("am", "gm", "egm", "hm", "md")]
     out += [
         ("discriminative_power paired t, robust2004 x 4 schemes",
