@@ -21,6 +21,7 @@ import pandas as pd
 
 from .._options import check_count
 from ..kernels.t_decisions import paired_t_counts
+from ..kernels.workspace import workspace
 from ..models.schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
     agreement_summary,
@@ -178,7 +179,9 @@ def _batch(data, topics):
     raw, stack, alphas = data
     x = scheme_subsets(stack, topics)  # (scheme, batch, n, system)
     means = topic_means(x)  # (scheme, batch, system)
-    raw_means = topic_means(raw[topics])
+    raw_means = topic_means(np.take(raw, topics, axis=0,
+                                    out=workspace().array("raw_subsets", (*topics.shape,
+                                                                          raw.shape[-1]))))
     # decisions from t and critical values: p-values would dominate the run time
     counts = paired_t_counts(x, alphas, centre=means)  # (scheme, batch, alpha)
     n_sys = x.shape[-1]

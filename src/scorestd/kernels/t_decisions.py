@@ -414,8 +414,8 @@ def count_significant_t(t, df, alphas, axis: int = -1) -> np.ndarray:
 
 
 def _histogram(levels: np.ndarray, n_alphas: int) -> np.ndarray:
-    """``(rows, n_alphas + 1)`` counts of each level in each row of ``levels`` (rows, n,
-    intp, C-contiguous; overwritten)."""
+    """``(rows, n_alphas + 1)`` counts of each level 0 … ``n_alphas`` in each row of
+    ``levels`` (rows, n, intp, C-contiguous; overwritten)."""
     rows = levels.shape[0]
     width = n_alphas + 1
     levels += (np.arange(rows, dtype=np.intp) * width)[:, None]
@@ -579,14 +579,19 @@ def welch_t_counts(x1: np.ndarray, x2: np.ndarray, alphas) -> tuple[np.ndarray, 
     a, b = v1 / n1, v2 / n2
     # Welch–Satterthwaite df lies between min(n1, n2) - 1 and n1 + n2 - 2
     table = critical_table(alphas, min(n1, n2) - 1.0, n1 + n2 - 2.0)
-    width = alphas.size + 1
+    # levels 0 … len(alphas), and one more for the tests decided at the end, together
+    width = alphas.size + 2
     hist = np.zeros((units, width), dtype=np.int64)
     same = np.zeros((units, width), dtype=np.int64)
+    deferred = table.ambiguous
+    pending: list[tuple[np.ndarray, ...]] = []
     ws = workspace()
     a2, b2 = a * a / (n1 - 1), b * b / (n2 - 1)  # the df's denominator, as unpaired's
-    for chunk in _unit_chunks(units, s * s, BLOCK_CELLS):
+    # (blocks twice the paired kernel's: measured fastest for these passes)
+    cells = 2 * BLOCK_CELLS
+    for chunk in _unit_chunks(units, s * s, cells):
         m = chunk.stop - chunk.start
-        for i0, i1 in _row_blocks(s, s, m, BLOCK_CELLS):
+        for i0, i1 in _row_blocks(s, s, m, cells):
             shape = (m, i1 - i0, s)
             se2 = ws.array("welch_se2", shape)
             np.add(a[chunk, i0:i1, None], b[chunk, None, :], out=se2)
@@ -598,31 +603,35 @@ def welch_t_counts(x1: np.ndarray, x2: np.ndarray, alphas) -> tuple[np.ndarray, 
             levels = table.levels(u, out=ws.array("welch_level", shape, np.intp),
                                   work=ws.array("welch_work", shape))
 
-            def undecided(where, chunk=chunk, shape=shape, i0=i0, i1=i1, se2=se2, u=u):
-                # the table of narrow df buckets, with each test's df: same arithmetic
-                # as unpaired_t_statistic
-                den = np.add(a2[chunk, i0:i1, None], b2[chunk, None, :])
+            def undecided(where, chunk=chunk, i0=i0, i1=i1, se2=se2, u=u):
+                # the table of narrow df buckets, with each test's df (the arithmetic of
+                # unpaired_t_statistic); the closest calls wait for one exact pass
+                row, j = np.divmod(where, s)
+                k = row // (i1 - i0) + chunk.start
+                i = row % (i1 - i0) + i0
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    df = np.take(se2, where) ** 2 / np.take(den, where)
+                    df = np.take(se2, where) ** 2 / (a2[k, i] + b2[k, j])
                 level = table.df_levels(np.take(u, where), df)
-                table.resolve(level, lambda rest: exact(where[rest], chunk, shape, i0))
+                rest = np.flatnonzero(level == table.ambiguous)
+                if rest.size:
+                    pending.append((k[rest], i[rest], j[rest]))
+                    level[rest] = deferred
                 return level
-
-            def exact(where, chunk, shape, i0):
-                k, r, j = np.unravel_index(where, shape)
-                k = k + chunk.start
-                i = r + i0
-                t, df = _welch(m1[k, i], a[k, i], n1, m2[k, j], b[k, j], n2)
-                level = table.exact_levels(np.abs(t), df)
-                # 0/0: two constant samples with equal means, not significant
-                return np.where(np.isnan(t), 0, level)
 
             table.resolve(levels, undecided)
             diagonal = np.diagonal(levels[:, :, i0:i1], axis1=1, axis2=2)
-            same[chunk] += _histogram(np.ascontiguousarray(diagonal), alphas.size)
-            hist[chunk] += _histogram(levels.reshape(m, -1), alphas.size)
-    same_counts = table.counts(same)
-    other = table.counts(hist) - same_counts
+            same[chunk] += _histogram(np.ascontiguousarray(diagonal), width - 1)
+            hist[chunk] += _histogram(levels.reshape(m, -1), width - 1)
+    if pending:  # Hill's transformation and exact p-values, once for the whole call
+        k, i, j = (np.concatenate(parts) for parts in zip(*pending, strict=True))
+        t, df = _welch(m1[k, i], a[k, i], n1, m2[k, j], b[k, j], n2)
+        # 0/0: two constant samples with equal means, not significant
+        level = np.where(np.isnan(t), 0, table.exact_levels(np.abs(t), df))
+        np.add.at(hist, (k, level), 1)
+        diag = i == j
+        np.add.at(same, (k[diag], level[diag]), 1)
+    same_counts = table.counts(same[:, :-1])
+    other = table.counts(hist[:, :-1]) - same_counts
     shape = (*batch, alphas.size)
     return same_counts.reshape(shape), other.reshape(shape)
 
@@ -632,7 +641,8 @@ def _mean_var(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     :func:`scorestd.kernels.unpaired.system_moments` computes them."""
     n = x.shape[-2]
     mean = np.sum(x, axis=-2) / n
-    dev = x - mean[..., None, :]
+    dev = workspace().array("welch_dev", x.shape)
+    np.subtract(x, mean[..., None, :], out=dev)
     np.multiply(dev, dev, out=dev)
     return mean, np.sum(dev, axis=-2) / (n - 1)
 
