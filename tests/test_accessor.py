@@ -142,6 +142,8 @@ def test_every_cube_function_of_the_top_level_has_a_method():
             "read_factors", "write_factors", "get_model",
             "register_model", "model_names", "plot_topic_set_size", "power_function",
             "sakai_power_anova", "sakai_power_paired_t", "ci_expected_width",
+            # a context manager of the kernels' BLAS threads
+            "blas_threads",
             # figures of Bayesian results (they take a fitted model, not scores)
             "plot_system_effects", "plot_pair_probabilities", "plot_posterior_differences",
             "plot_posterior_ranks",

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import scorestd
 from scorestd.errors import OptionError, ScoreDataError, ScorestdWarning
-from scorestd.measures import measure_info, out_of_range, register_measure
+from scorestd.measures import measure_info, out_of_range, out_of_range_by_measure, register_measure
 
 # (name as the toolkit writes it, family, cut-off, range in words)
 NAMES = [
@@ -142,3 +142,16 @@ def test_a_dask_cube_is_not_computed_for_the_check(small_cube):
     assert isinstance(scorestd.validate(lazy).data, type(lazy.data))
     xr.testing.assert_identical(scorestd.validate(lazy).compute(),
                                 scorestd.validate(lazy.compute(), check_range=False))
+
+
+def test_out_of_range_by_measure_equals_one_measure_at_a_time():
+    rng = np.random.default_rng(4)
+    x = np.round(rng.uniform(-0.2, 1.2, (30, 8, 4)), 2)
+    x[0, 0] = np.nan
+    infos = [measure_info("ap"), measure_info("P@10"), None, measure_info("recip_rank")]
+    bad = out_of_range_by_measure(x, infos)
+    for k, info in enumerate(infos):
+        expected = np.zeros(x.shape[:-1], bool) if info is None else out_of_range(x[..., k], info)
+        np.testing.assert_array_equal(bad[..., k], expected)
+    inside = np.clip(x[..., :1], 0, 1)  # one bounded measure, nothing outside: one pass
+    assert not out_of_range_by_measure(inside, [measure_info("ap")]).any()

@@ -9,7 +9,7 @@ import xarray as xr
 
 import scorestd
 from scorestd.errors import ScoreDataError
-from scorestd.score_cube import match_input_dims
+from scorestd.score_cube import match_input_dims, validate
 
 
 def test_cube_from_2d_gets_default_labels_and_measure():
@@ -104,3 +104,31 @@ def test_dask_backed_cube_stays_lazy():
     c = scorestd.validate(lazy)
     assert type(c.data).__module__.startswith("dask")
     assert float(c.mean()) == 0.5
+
+
+def test_a_canonical_cube_is_checked_without_being_rebuilt(small_cube):
+    """validate() of its own output takes the short road: same result, not the input."""
+    once = validate(small_cube)
+    twice = validate(once)
+    assert twice.identical(once) and twice is not once
+    assert not np.shares_memory(twice.values, once.values)
+    shared = validate(once, copy=False)
+    assert np.shares_memory(shared.values, once.values)
+    shared.attrs["x"] = 1  # the result's attrs are its own
+    assert "x" not in once.attrs
+
+
+@pytest.mark.parametrize("damage", ["inf", "duplicate", "empty"])
+def test_the_short_road_still_refuses_bad_cubes(small_cube, damage):
+    cube = validate(small_cube)
+    if damage == "inf":
+        cube = cube.copy()
+        cube[0, 0, 0] = np.inf
+        match = "infinite"
+    else:
+        labels = cube.system.values.copy()
+        labels[1] = labels[0] if damage == "duplicate" else ""
+        cube = cube.assign_coords(system=labels)
+        match = "duplicate" if damage == "duplicate" else "empty"
+    with pytest.raises(ScoreDataError, match=match):
+        validate(cube)

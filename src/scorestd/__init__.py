@@ -51,6 +51,7 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {
     "experiments": ("between_collection", "discriminative_power", "error_rates",
                     "estd_stability", "leave_one_out", "smoothing_experiment", "split_half",
                     "swap_rate", "topic_set_validation", "within_collection"),
+    "kernels.blas": ("blas_threads",),
     "io": ("evaluate", "from_dataframe", "from_ir_measures", "from_ranx", "load",
            "read_groups", "read_long_csv", "read_matrix_csv", "read_netcdf", "read_parquet",
            "read_trec_eval", "save", "to_dataframe", "write_long_csv", "write_matrix_csv",

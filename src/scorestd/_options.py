@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import re
 import warnings
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
@@ -55,6 +57,7 @@ __all__ = [
     "check_positive",
     "check_probability",
     "check_seed",
+    "memory_budget",
 ]
 
 #: Direction of a one-sided test: ``"greater"`` means the first system scores higher.
@@ -262,3 +265,53 @@ def _as_float(name: str, value: Any) -> float:
         return float(value)
     except (TypeError, ValueError):
         raise OptionError(f"{name} must be a number; got {value!r}") from None
+
+
+#: Memory budget of a batch of work when the caller and the environment do not say.
+DEFAULT_MEMORY = 256 * 2**20
+#: Environment variable with the default memory budget (``"512MB"``, ``"2GiB"``, bytes).
+MEMORY_ENV = "SCORESTD_MEMORY"
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9,
+          "gb": 10**9, "kib": 2**10, "mib": 2**20, "gib": 2**30}
+
+
+def memory_budget(memory: int | str | None = None) -> int:
+    """The memory budget in bytes: ``memory``, else ``$SCORESTD_MEMORY``, else 256 MiB.
+
+    Parameters
+    ----------
+    memory : int or str, optional
+        Bytes, or a size with a unit: ``"512MB"``, ``"1.5 GiB"``, ``"8000k"`` (k, M, G are
+        powers of 10; KiB, MiB, GiB powers of 2).
+
+    Raises
+    ------
+    OptionError
+        If the size cannot be read or is below 1 MiB.
+
+    Examples
+    --------
+    >>> memory_budget("512MiB")
+    536870912
+    >>> memory_budget(10**9)
+    1000000000
+    """
+    source = "memory"
+    if memory is None:
+        memory, source = os.environ.get(MEMORY_ENV), MEMORY_ENV
+        if memory is None or not str(memory).strip():
+            return DEFAULT_MEMORY
+    if isinstance(memory, bool):
+        raise OptionError(f"{source} must be a size in bytes (e.g. '512MB'); got {memory!r}")
+    if isinstance(memory, numbers.Integral):
+        nbytes = int(memory)
+    else:
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", str(memory))
+        unit = match.group(2).lower() if match else None
+        if unit not in _UNITS:
+            raise OptionError(f"{source} must be a size in bytes (e.g. '512MB'); "
+                              f"got {memory!r}")
+        nbytes = int(float(match.group(1)) * _UNITS[unit])
+    if nbytes < 2**20:
+        raise OptionError(f"{source} must be at least 1 MiB; got {memory!r}")
+    return nbytes

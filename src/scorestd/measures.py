@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,7 +25,8 @@ import numpy as np
 from ._options import check_option
 from .errors import OptionError
 
-__all__ = ["TOLERANCE", "Measure", "measure_info", "out_of_range", "register_measure"]
+__all__ = ["TOLERANCE", "Measure", "measure_info", "out_of_range", "out_of_range_by_measure",
+           "register_measure"]
 
 #: How far a score may sit from its support: half a unit of trec_eval's 4th decimal.
 TOLERANCE = 5.0001e-5
@@ -242,7 +244,7 @@ def out_of_range(values: np.ndarray, measure: Measure) -> np.ndarray:
             out[start:start + rows] = out_of_range(x[start:start + rows], measure)
         return out
     with np.errstate(invalid="ignore", divide="ignore"):
-        bad = (x < measure.lower - TOLERANCE) | (x > measure.upper + TOLERANCE)
+        bad = _outside(x, measure.lower, measure.upper)
         if measure.support == "multiples":
             steps = x * measure.cutoff
             bad |= np.abs(steps - np.round(steps)) / measure.cutoff > TOLERANCE
@@ -252,6 +254,42 @@ def out_of_range(values: np.ndarray, measure: Measure) -> np.ndarray:
             rank = np.maximum(np.round(1.0 / np.where(x > 0, x, 1.0)), 1.0)
             bad |= (x > TOLERANCE) & (np.abs(x - 1.0 / rank) > TOLERANCE)
     return bad & ~np.isnan(x)
+
+
+def out_of_range_by_measure(values: np.ndarray, measures: Sequence[Measure | None]
+                            ) -> np.ndarray:
+    """:func:`out_of_range` of ``values`` ``(..., M)`` against one measure per last-axis
+    entry (``None``: unbounded, never flagged).
+
+    Measures that only bound their scores are checked in one pass over ``values``.
+
+    Examples
+    --------
+    >>> x = np.array([[0.5, 1.5], [1.2, 0.35]])
+    >>> out_of_range_by_measure(x, [measure_info("ap"), measure_info("P@10")]).tolist()
+    [[False, True], [True, True]]
+    """
+    x = np.asarray(values, dtype=np.float64)
+    bad = np.zeros(x.shape, dtype=bool)
+    if x.size == 0:
+        return bad
+    known = [m for m in measures if m is not None]
+    if all(m.support == "interval" for m in known):
+        # the cube's smallest and largest score (NaN skipped) within every measure's
+        # bounds clear the whole cube in one pass
+        low, high = np.fmin.reduce(x, axis=None), np.fmax.reduce(x, axis=None)
+        if not known or not _outside(np.array([low, high]), max(m.lower for m in known),
+                                     min(m.upper for m in known)).any():
+            return bad
+    for k, m in enumerate(measures):
+        if m is not None:
+            bad[..., k] = out_of_range(x[..., k], m)
+    return bad
+
+
+def _outside(x: np.ndarray, lower, upper) -> np.ndarray:
+    """Below ``lower`` or above ``upper`` by more than :data:`TOLERANCE`."""
+    return (x < lower - TOLERANCE) | (x > upper + TOLERANCE)
 
 
 def _number(value: float | None) -> str:

@@ -46,3 +46,14 @@ def test_on_a_local_dask_cluster_same_table(capsys):
     local = capsys.readouterr().out
     assert main([*args, "--workers", "1"]) == 0
     assert capsys.readouterr().out == local
+
+
+def test_a_memory_budget_gives_the_same_table(capsys):
+    args = ["experiment", "within", "--data", "adhoc8_ap", "--trials", "5", "--seed", "2",
+            "--schemes", "raw,E", "--no-progress", "--no-figure"]
+    assert main(args) == 0
+    default = capsys.readouterr().out
+    assert main([*args, "--memory", "2MiB"]) == 0
+    assert capsys.readouterr().out == default
+    assert main([*args, "--memory", "a lot"]) == 1
+    assert "memory must be a size in bytes" in capsys.readouterr().err

@@ -79,3 +79,14 @@ def test_sizes(synthetic):
 def test_plot(synthetic):
     res = between_collection(synthetic, schemes=["raw", "N"], trials=10, seed=0)
     assert len(res.plot().axes) == 4
+
+
+def test_same_numbers_whatever_the_memory_budget_and_block_size(robust2004, monkeypatch):
+    from scorestd.kernels import t_decisions
+
+    ap = robust2004.sel(measure=["ap"])
+    default = between_collection(ap, schemes=["raw", "N"], trials=5, seed=3).data
+    monkeypatch.setattr(t_decisions, "BLOCK_CELLS", 3000)
+    small = between_collection(ap, schemes=["raw", "N"], trials=5, seed=3,
+                               memory="1MiB").data
+    assert small.identical(default)

@@ -37,7 +37,7 @@ def test_docstrings_have_no_marker_left(func):
 @pytest.mark.parametrize("func", [between_collection, within_collection, smoothing_experiment, split_half])
 def test_shared_parameters_keep_the_docstring_indentation(func):
     # the text swap_rate writes out by hand is what the marker expands to
-    expected = ("    batch_size, progress, client\n"
+    expected = ("    batch_size, memory, progress, client\n"
                 "        See :func:`scorestd.experiments.engine.run_batches`.\n")
     assert expected in swap_rate.__doc__
     assert expected in func.__doc__

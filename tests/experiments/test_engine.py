@@ -7,7 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorestd.errors import OptionError
+from scorestd.experiments import engine
 from scorestd.experiments.engine import batch_slices, draw_trials, run_batches
+from scorestd.kernels.workspace import workspace
 
 
 def _sample(rng):
@@ -114,3 +117,62 @@ def test_single_threaded_blas_restores_the_thread_count():
         x = np.random.default_rng(0).random((30, 20))
         np.testing.assert_allclose(x.T @ x, np.einsum("ti,tj->ij", x, x))
     assert [getter() for _, getter in controls] == before
+
+
+# ---- batches sized in bytes --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("512MB", 512 * 10**6), ("1.5 GiB", int(1.5 * 2**30)), ("8000k", 8_000_000),
+    ("64MiB", 64 * 2**20), (3 * 2**20, 3 * 2**20), ("2097152", 2**21)])
+def test_memory_budget_reads_sizes(text, expected):
+    assert engine.memory_budget(text) == expected
+
+
+@pytest.mark.parametrize("bad", ["lots", "12 parsecs", "-5MB", "100", True, 10])
+def test_memory_budget_refuses_what_it_cannot_read(bad):
+    with pytest.raises(OptionError, match="memory must be"):
+        engine.memory_budget(bad)
+
+
+def test_memory_budget_from_the_environment(monkeypatch):
+    monkeypatch.delenv(engine.MEMORY_ENV, raising=False)
+    assert engine.memory_budget() == engine.DEFAULT_MEMORY
+    monkeypatch.setenv(engine.MEMORY_ENV, "32MiB")
+    assert engine.memory_budget() == 32 * 2**20
+    assert engine.memory_budget("64MiB") == 64 * 2**20  # the argument wins
+    monkeypatch.setenv(engine.MEMORY_ENV, "much")
+    with pytest.raises(OptionError, match=engine.MEMORY_ENV):
+        engine.memory_budget()
+
+
+def test_trials_per_batch_follow_the_bytes_of_a_trial():
+    assert engine.trials_per_batch(2**20) == engine.BATCH_BYTES // 2**20
+    assert engine.trials_per_batch(2**20, "4MiB") == 4  # a budget below the batch size
+    assert engine.trials_per_batch(2**30, "4MiB") == 1  # one trial runs, whatever it needs
+    assert engine.trials_per_batch(10, trials=7) == 7
+
+
+def test_results_do_not_depend_on_the_memory_budget():
+    data = np.random.default_rng(0).random((20, 7))
+    idx = draw_trials(5, 23, _sample)
+    trial = 5 * 7 * 8 * 2**14  # ~4.6 MB a trial: 3 trials in 16 MiB, 1 in 1 MiB
+    runs = [run_batches(_stats, idx, data=data, trial_bytes=trial, memory=m)
+            for m in ("1MiB", "256MiB")]
+    runs.append(run_batches(_stats, idx, data=data))  # without a size: 50 trials
+    for other in runs[1:]:
+        for name in ("mean", "cov"):
+            np.testing.assert_array_equal(other[name], runs[0][name])
+
+
+def test_batches_reuse_their_buffers():
+    """Every batch of a run gets the same work buffers (no fresh memory per batch)."""
+    seen = []
+
+    def compute(data, idx):
+        buf = workspace().array("x", (len(idx), 5))
+        seen.append(buf.__array_interface__["data"][0])
+        return {"n": np.full(len(idx), len(idx))}
+
+    run_batches(compute, draw_trials(1, 10, _sample), batch_size=3)
+    assert len(seen) == 4 and len(set(seen)) == 1

@@ -127,3 +127,16 @@ def test_dask_backed_input(synthetic):
     res = within_collection(lazy, schemes=["raw", "N"], n_topics=10, trials=3, seed=0)
     eager = within_collection(synthetic, schemes=["raw", "N"], n_topics=10, trials=3, seed=0)
     assert res.data.identical(eager.data)
+
+
+def test_same_numbers_whatever_the_memory_budget_and_block_size(robust2004, monkeypatch):
+    """Batches of one trial (a 1 MiB budget) and small pair blocks against the defaults,
+    on a real collection (110 systems: several row blocks and unit chunks)."""
+    from scorestd.kernels import t_decisions
+
+    ap = robust2004.sel(measure=["ap"])
+    default = within_collection(ap, schemes=["raw", "E"], trials=6, seed=3).data
+    monkeypatch.setattr(t_decisions, "BLOCK_CELLS", 3000)
+    small = within_collection(ap, schemes=["raw", "E"], trials=6, seed=3, memory="1MiB",
+                              batch_size=None).data
+    assert small.identical(default)

@@ -221,3 +221,48 @@ def test_rank_coefficients_invariant_to_monotone_maps(xy):
     for f in (kc.kendall_tau_b, kc.tau_ap_b, kc.spearman):
         np.testing.assert_allclose(f(x, y), f(np.exp(3 * x), y**3 + 1), atol=1e-12,
                                    equal_nan=True)
+
+
+# ---- τ_b and τ_AP,b from one set of comparison matrices -------------------------------
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 40), st.integers(1, 6),
+       st.sampled_from([None, 1, 2]))
+def test_rank_agreement_equals_the_separate_kernels(seed, s, b, decimals):
+    rng = np.random.default_rng(seed)
+    x, y = rng.random((b, 3, s)), rng.random((b, 1, s))
+    if decimals is not None:
+        x, y = x.round(decimals), y.round(decimals)
+    got = kc.rank_agreement(x, y)  # y shared by the three rows of each b
+    y_full = np.broadcast_to(y, x.shape)
+    np.testing.assert_array_equal(got.tau_b, kc.kendall_tau_b(x, y_full))
+    np.testing.assert_array_equal(got.tau_ap_b, kc.tau_ap_b(x, y_full))
+
+
+def test_rank_agreement_against_scipy_and_loops(tied_batch):
+    x, y = tied_batch
+    got = kc.rank_agreement(x, y)
+    for k in range(len(x)):
+        assert got.tau_b[k] == pytest.approx(stats.kendalltau(x[k], y[k]).statistic,
+                                             abs=1e-12)
+        assert got.tau_ap_b[k] == pytest.approx(loop_tau_ap_b(x[k], y[k]), abs=1e-12)
+
+
+def test_rank_agreement_nan_constant_and_one_reference_for_all():
+    x = np.array([[0.3, 0.1, 0.2], [0.5, 0.5, 0.5], [0.1, np.nan, 0.2]])
+    got = kc.rank_agreement(x, [0.3, 0.2, 0.1])  # a 1-D y: the reference of every row
+    assert got.tau_b[0] == pytest.approx(stats.kendalltau(x[0], [0.3, 0.2, 0.1]).statistic)
+    assert np.isnan(got.tau_b[1:]).all() and np.isnan(got.tau_ap_b[1:]).all()
+    with pytest.raises(ValueError, match="at least 2 items"):
+        kc.rank_agreement([1.0], [2.0])
+
+
+def test_rank_agreement_in_chunks(monkeypatch):
+    """More rows than one chunk of comparison matrices holds."""
+    rng = np.random.default_rng(8)
+    x, y = rng.random((23, 4, 30)).round(2), rng.random((23, 1, 30)).round(2)
+    whole = kc.rank_agreement(x, y)
+    monkeypatch.setattr(kc, "_AGREEMENT_CELLS", 2000)
+    chunked = kc.rank_agreement(x, y)
+    np.testing.assert_array_equal(chunked.tau_b, whole.tau_b)
+    np.testing.assert_array_equal(chunked.tau_ap_b, whole.tau_ap_b)

@@ -55,6 +55,15 @@ def test_same_numbers_and_lazy_on_dask(call, cube, backend):
     xr.testing.assert_allclose(got.compute(), expected, rtol=1e-12, atol=1e-15)
 
 
+def test_pair_tables_have_the_same_columns_on_numpy_and_dask(cube):
+    # one measure selected: its scalar coordinate leads the table on either path
+    pytest.importorskip("dask")
+    one = cube.sel(measure="ap")
+    tables = [scorestd.compare(c, "paired_t").to_dataframe() for c in (one, one.chunk())]
+    assert list(tables[0].columns) == list(tables[1].columns)
+    assert list(tables[0].columns)[:2] == ["measure", "statistic"]
+
+
 EAGER_CALLS = {
     "fraction_significant": lambda c: scorestd.fraction_significant(
         scorestd.compare(c).p_value, [0.01, 0.05]),

@@ -127,8 +127,7 @@ def bayes_compare(
                 post.prob_less, post.prob_below, post.prob_rope, post.prob_above, post.loc, post.scale,
                 post.df, post.n)
 
-    res = apply_pairwise(cube, kernel, _FIELDS, len(i)).assign_coords(
-        pair_coords(systems, i, j))
+    res = apply_pairwise(cube, kernel, _FIELDS, len(i), pair_coords(systems, i, j))
     if bounds is None:
         res = res.drop_vars(["prob_below_rope", "prob_in_rope", "prob_above_rope"])
     res["n"] = res["n"].astype(np.int64)

@@ -41,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trials", type=int, default=1000, help="number of trials (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--batch-size", type=int, default=None, help="trials per batch")
+    p.add_argument("--memory", default=None,
+                   help="memory budget of a batch, e.g. 512MB (default 256MiB, or "
+                        "$SCORESTD_MEMORY)")
     p.add_argument("--schemes", help="comma-separated schemes, e.g. raw,z,N,U,E")
     p.add_argument("--out", "-o",
                    help="figure file (.png, .pdf, .svg; default: experiment-NAME.png)")
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     args.measure = args.measure or measure
     cube = load_data(args, args.data or data)
     kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
-              "progress": not args.no_progress}
+              "memory": args.memory, "progress": not args.no_progress}
     if args.schemes:
         kwargs["schemes"] = split_list(args.schemes)
     try:
@@ -101,7 +104,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
               "B": args.resamples, "seed": args.seed, "batch_size": args.batch_size,
-              "progress": not args.no_progress, "deltas": deltas}
+              "memory": args.memory, "progress": not args.no_progress, "deltas": deltas}
     if args.n_topics:
         kwargs["n_topics"] = split_list(args.n_topics, int)
     if args.tests:

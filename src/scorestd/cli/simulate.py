@@ -27,8 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="margin selection criterion (default aic)")
     p.add_argument("--copula", choices=get_args(SimulationCopula), default="gaussian",
                    help="dependence between systems (vine needs scorestd[vine])")
-    p.add_argument("--chunk-bytes", type=int, default=64 * 2**20,
-                   help="memory budget of one chunk of trials (default 64 MiB)")
+    p.add_argument("--memory", default=None,
+                   help="memory budget of a chunk of trials, e.g. 512MB (default 256MiB, or "
+                        "$SCORESTD_MEMORY)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         sim = fit_simulator(cube, measure=args.measure, families=split_list(args.families),
                             criterion=args.criterion, copula=args.copula)
         cubes = simulate(sim, n_topics=args.n_topics, trials=args.trials, seed=args.seed,
-                         chunk_bytes=args.chunk_bytes, progress=not args.no_progress)
+                         memory=args.memory, progress=not args.no_progress)
     except ValueError as exc:
         raise ScorestdError(str(exc)) from exc
     cubes.to_dataset(name="score").to_netcdf(args.out)

@@ -12,7 +12,8 @@ import pandas as pd
 import xarray as xr
 
 from ..kernels.aggregate import aggregate_kernel
-from ..kernels.correlation import kendall_tau_b, pearson, tau_ap_b
+from ..kernels.correlation import pearson, rank_agreement
+from ..kernels.workspace import workspace
 
 #: The statistics of :func:`ranking_agreement`, in the order the results list them.
 AGREEMENT = ("tau_b", "tau_ap_b", "pearson")
@@ -32,7 +33,7 @@ scheme_options : mapping, optional
 seed : int
     Root seed; trial ``k`` depends only on ``(seed, k)``.""",
     "engine": """\
-batch_size, progress, client
+batch_size, memory, progress, client
     See :func:`scorestd.experiments.engine.run_batches`.""",
     "figure": """\
 path : str or path-like, optional
@@ -67,6 +68,23 @@ def topic_subsets(stack: np.ndarray, topics: np.ndarray) -> np.ndarray:
     return np.moveaxis(stack[:, topics], 0, 1)
 
 
+def scheme_subsets(stack: np.ndarray, topics: np.ndarray, name: str = "subsets") -> np.ndarray:
+    """The ``(scheme, topic, system)`` stack on each trial's topics, scheme first.
+
+    ``topics`` is ``(batch, n)``; the result is a contiguous ``(scheme, batch, n, system)``
+    array in a reused buffer of the :mod:`~scorestd.kernels.workspace` (valid until the
+    next call with the same ``name``).
+    """
+    out = workspace().array(name, (stack.shape[0], *topics.shape, stack.shape[-1]))
+    return np.take(stack, topics, axis=1, out=out)
+
+
+def subset_bytes(stack: np.ndarray, n_topics: int, copies: float) -> int:
+    """Bytes of ``copies`` float64 arrays of one trial's ``(scheme, n_topics, system)``
+    scores: the memory of a batch that grows with its trials."""
+    return int(copies * 8 * stack.shape[0] * n_topics * stack.shape[-1])
+
+
 def topic_means(x: np.ndarray) -> np.ndarray:
     """Mean score of every system over the topics (axis -2 of ``(..., topic, system)``)."""
     return aggregate_kernel(x, "am", axis=-2)
@@ -91,10 +109,12 @@ def agreement_summary(
 def ranking_agreement(x: np.ndarray, reference: np.ndarray) -> dict[str, np.ndarray]:
     """Kendall τ_b, τ_AP,b and Pearson r of the system scores ``x`` against ``reference``.
 
-    τ_AP,b is not symmetric: ``reference`` is the ranking taken as the truth.
+    ``reference`` broadcasts against ``x``; one reference shared by several rows of
+    ``x`` (size 1 along their axes) is compared once (:func:`rank_agreement`).
     """
+    taus = rank_agreement(x, reference)
     return {
-        "tau_b": kendall_tau_b(x, reference),
-        "tau_ap_b": tau_ap_b(x, reference),
-        "pearson": pearson(x, reference),
+        "tau_b": taus.tau_b,
+        "tau_ap_b": taus.tau_ap_b,
+        "pearson": pearson(x, np.broadcast_to(reference, x.shape)),
     }

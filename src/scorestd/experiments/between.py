@@ -17,6 +17,7 @@ once per scheme and trials only select topics.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,14 +25,15 @@ import numpy as np
 import pandas as pd
 
 from .._options import check_count
-from ..kernels.t_decisions import count_significant_t, welch_t_all_pairs
+from ..kernels.t_decisions import welch_t_counts
 from ..models.schemes import URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
     agreement_summary,
     ranking_agreement,
+    scheme_subsets,
     shared_parameters,
+    subset_bytes,
     topic_means,
-    topic_subsets,
 )
 from .engine import draw_trials, run_batches
 from .result import (
@@ -110,6 +112,7 @@ def between_collection(
     seed: int = 0,
     alphas: Sequence[float] = ALPHAS,
     batch_size: int | None = None,
+    memory: int | str | None = None,
     progress: bool | None = None,
     client: Any = None,
 ) -> BetweenCollection:
@@ -138,7 +141,7 @@ def between_collection(
     Notes
     -----
     A test between two constant samples counts as not significant. Tests are decided
-    from their statistics (:func:`scorestd.kernels.t_decisions.fraction_significant_t`),
+    from their statistics (:func:`scorestd.kernels.t_decisions.welch_t_counts`),
     which gives the same decisions as comparing Welch p-values with α, much faster.
 
     Examples
@@ -161,31 +164,32 @@ def between_collection(
                          f"topics; the cube has {total}")
     alphas = np.asarray(alphas, dtype=np.float64)
     stack = standardized_stack(cube, schemes, scheme_options)
-    topics = draw_trials(
-        seed, trials, lambda rng: rng.permutation(total)[: 2 * n_topics].reshape(2, n_topics)
-    )
+    # drawn batch by batch (on the workers of a cluster)
+    topics = draw_trials(seed, trials, functools.partial(_disjoint_subsets, total, n_topics),
+                         lazy=True)
     stats = run_batches(_batch, topics, data=(stack, alphas), batch_size=batch_size,
+                        trial_bytes=subset_bytes(stack, n_topics, 4), memory=memory,
                         progress=progress, client=client, desc="between-collection")
     return BetweenCollection(trial_dataset(
         cube, "between-collection", stats, schemes=schemes, trials=trials, seed=seed,
         coords={"alpha": alphas}, n_topics=n_topics))
 
 
+def _disjoint_subsets(total: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """A trial's two collections: two disjoint sets of n of the collection's topics."""
+    return rng.permutation(total)[: 2 * n].reshape(2, n)
+
+
 def _batch(data, topics):
     """Statistics of a batch of trials; ``topics`` is (batch, 2, n)."""
     stack, alphas = data
-    x1 = topic_subsets(stack, topics[:, 0])  # (batch, scheme, n, system)
-    x2 = topic_subsets(stack, topics[:, 1])
-    t, df = welch_t_all_pairs(x1, x2)  # (batch, scheme, system, system)
-    n_sys = t.shape[-1]
-    # count every (i, j) at once, then take the diagonal (same system) out: cheaper
-    # than copying the S(S-1) off-diagonal entries
-    flat = (*t.shape[:-2], n_sys * n_sys)
-    everything = count_significant_t(t.reshape(flat), df.reshape(flat), alphas)
-    same = count_significant_t(np.diagonal(t, axis1=-2, axis2=-1),
-                               np.diagonal(df, axis1=-2, axis2=-1), alphas)
+    x1 = scheme_subsets(stack, topics[:, 0], "subsets_1")  # (scheme, batch, n, system)
+    x2 = scheme_subsets(stack, topics[:, 1], "subsets_2")
+    same, other = welch_t_counts(x1, x2, alphas)  # (scheme, batch, alpha)
+    n_sys = x1.shape[-1]
     return {
-        **ranking_agreement(topic_means(x2), topic_means(x1)),
-        "type1": same / n_sys,
-        "power": (everything - same) / (n_sys * (n_sys - 1)),
+        **ranking_agreement(topic_means(x2).transpose(1, 0, 2),
+                            topic_means(x1).transpose(1, 0, 2)),
+        "type1": same.transpose(1, 0, 2) / n_sys,
+        "power": other.transpose(1, 0, 2) / (n_sys * (n_sys - 1)),
     }

@@ -12,31 +12,56 @@ separates the two steps:
    to a vectorised ``compute`` function and concatenates what it returns, optionally as
    tasks on a ``dask.distributed`` cluster. ``compute`` sees a batch axis first and
    treats every trial independently, so the numbers do not depend on the batch size
-   or on the number of workers; memory is bounded by the batch size. Batches run with a
-   single-threaded BLAS (:mod:`scorestd.kernels.blas`).
+   or on the number of workers.
+
+Memory is bounded in bytes: the number of trials per batch follows from the bytes one
+trial needs, which the experiment declares, and the memory a batch may take: 16 MiB,
+about what the processor's caches hold (larger batches were measured to run slower, as
+their arrays no longer stay in cache), and never more than the memory budget
+(:func:`memory_budget`: 256 MiB unless the ``memory=`` argument or the
+``SCORESTD_MEMORY`` environment variable says otherwise). The kernels work through the
+S × S pair statistics of a batch in blocks of fixed size, so no array grows with
+trials × S². The temporaries of the kernels are kept and reused from batch to batch
+(:mod:`scorestd.kernels.workspace`), and batches run with a single-threaded BLAS
+(:mod:`scorestd.kernels.blas`).
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
+import math
 import sys
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from .._options import check_seed
+from .._options import DEFAULT_MEMORY, MEMORY_ENV, check_count, check_seed, memory_budget
 from ..kernels.blas import single_threaded_blas
+from ..kernels.workspace import Workspace, reusing_buffers
 
-__all__ = ["batch_slices", "draw_trials", "run_batches"]
+__all__ = ["DEFAULT_MEMORY", "MEMORY_ENV", "TrialDraws", "batch_slices", "draw_trials", "memory_budget",
+           "run_batches", "trials_per_batch"]
 
-#: Trials per batch when the caller does not say.
+#: Trials per batch when neither the batch size nor the bytes of a trial are known.
 DEFAULT_BATCH_SIZE = 50
+#: Bytes of the per-trial arrays of a batch, when the budget allows: batches whose
+#: arrays stay in the processor's caches run fastest.
+BATCH_BYTES = 16 * 2**20
+#: Tasks per worker on a cluster: enough to even out uneven workers, few enough that
+#: each task is long next to its scheduling cost.
+TASKS_PER_WORKER = 2
+
 
 
 def draw_trials(
     seed: int | np.random.SeedSequence | None,
     trials: int,
     draw: Callable[[np.random.Generator], Any],
+    *,
+    lazy: bool = False,
 ) -> Any:
     """Draw the index sets of every trial, one independent random stream per trial.
 
@@ -50,10 +75,14 @@ def draw_trials(
         ``draw(rng) -> array or tuple of arrays``: the index sets of one trial, drawn
         with the :class:`numpy.random.Generator` of that trial. Every call must return
         arrays of the same shapes.
+    lazy : bool
+        Return a :class:`TrialDraws` that draws a batch's trials when the batch runs
+        (on the worker that runs it, with ``client=``: ``draw`` must then be picklable, a
+        module-level function or a :func:`functools.partial` of one). The same draws.
 
     Returns
     -------
-    numpy.ndarray or tuple of numpy.ndarray
+    numpy.ndarray or tuple of numpy.ndarray or TrialDraws
         The draws stacked along a new leading ``trial`` axis (a tuple if ``draw``
         returns a tuple).
 
@@ -70,16 +99,63 @@ def draw_trials(
     (3, 2)
     >>> bool((draw_trials(7, 5, sample)[:3] == draw_trials(7, 3, sample)).all())
     True
+    >>> bool((draw_trials(7, 5, sample, lazy=True)[1:3].arrays()
+    ...       == draw_trials(7, 5, sample)[1:3]).all())
+    True
     """
     trials = _check_trials(trials)
     if seed is None:
         raise ValueError("seed= is required: resampling experiments must be reproducible")
     check_seed("seed", seed)
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    draws = [draw(np.random.default_rng(child)) for child in root.spawn(trials)]
-    if isinstance(draws[0], tuple):
-        return tuple(np.stack(parts) for parts in zip(*draws, strict=True))
-    return np.stack(draws)
+    draws = TrialDraws(root.spawn(trials), draw)
+    return draws if lazy else draws.arrays()
+
+
+class TrialDraws:
+    """The index sets of a range of trials, drawn when asked (:func:`draw_trials`).
+
+    Drawing costs tens of microseconds a trial (a generator per trial): drawn batch by
+    batch, on the workers of a cluster, it is no longer a serial step of a study.
+    """
+
+    def __init__(self, children: Sequence[np.random.SeedSequence],
+                 draw: Callable[[np.random.Generator], Any]) -> None:
+        self.children = list(children)
+        self.draw = draw
+
+    def __len__(self) -> int:
+        return len(self.children)
+
+    def __getitem__(self, trials: slice) -> TrialDraws:
+        return TrialDraws(self.children[trials], self.draw)
+
+    def arrays(self) -> np.ndarray | tuple[np.ndarray, ...]:
+        """The draws of these trials, stacked along a leading ``trial`` axis."""
+        draws = [self.draw(np.random.default_rng(child)) for child in self.children]
+        if isinstance(draws[0], tuple):
+            return tuple(np.stack(parts) for parts in zip(*draws, strict=True))
+        return np.stack(draws)
+
+
+def trials_per_batch(trial_bytes: int, memory: int | str | None = None,
+                     trials: int | None = None) -> int:
+    """How many trials of ``trial_bytes`` each a batch holds.
+
+    As many as fit in :data:`BATCH_BYTES` (16 MiB) or in the memory budget if that is
+    smaller; at least 1 (a single trial that needs more still runs), at most ``trials``.
+
+    Examples
+    --------
+    >>> trials_per_batch(2**20, "256MiB")
+    16
+    >>> trials_per_batch(2**20, "4MiB")
+    4
+    >>> trials_per_batch(2**20, trials=7)
+    7
+    """
+    size = max(1, min(BATCH_BYTES, memory_budget(memory)) // max(1, int(trial_bytes)))
+    return size if trials is None else max(1, min(size, int(trials)))
 
 
 def batch_slices(trials: int, batch_size: int | None) -> list[slice]:
@@ -103,6 +179,8 @@ def run_batches(
     *,
     data: Any = None,
     batch_size: int | None = None,
+    trial_bytes: int | None = None,
+    memory: int | str | None = None,
     progress: bool | None = None,
     client: Any = None,
     desc: str | None = None,
@@ -116,18 +194,27 @@ def run_batches(
         trials, each array with the batch axis first. It must treat trials independently
         (vectorised kernels over the leading axis) and be picklable (a module-level
         function) when ``client`` runs worker processes.
-    indices : numpy.ndarray or tuple of numpy.ndarray
-        The index sets of every trial (from :func:`draw_trials`), trial axis first.
+    indices : numpy.ndarray, TrialDraws or tuple of them
+        The index sets of every trial (from :func:`draw_trials`), trial axis first; a
+        :class:`TrialDraws` is drawn batch by batch (on the workers with ``client=``).
     data : object, optional
         The arrays ``compute`` reads (e.g. the standardized cubes). With ``client`` it is
         scattered to every worker once rather than shipped with every task.
     batch_size : int, optional
-        Trials per batch (default 50); bounds the memory of one ``compute`` call.
+        Trials per batch; by default as many as fit in ``memory`` at ``trial_bytes``
+        each (:func:`trials_per_batch`), or 50 when ``trial_bytes`` is not given.
+    trial_bytes : int, optional
+        Bytes one trial of ``compute`` needs (its arrays that grow with the batch).
+    memory : int or str, optional
+        Memory budget of one batch (:func:`memory_budget`; default 256 MiB or
+        ``$SCORESTD_MEMORY``).
     progress : bool, optional
         Show a ``tqdm`` progress bar over the batches. Default: only when standard error
         is a terminal.
     client : distributed.Client, optional
-        Run the batches as tasks on this ``dask.distributed`` cluster.
+        Run the batches as tasks on this ``dask.distributed`` cluster: the trials are
+        cut into about two tasks per worker, each worker runs the batches of its tasks
+        with a single-threaded BLAS and the same memory bound per batch.
     desc : str, optional
         Label of the progress bar.
 
@@ -152,38 +239,107 @@ def run_batches(
     trials = len(parts[0])
     if any(len(p) != trials for p in parts):
         raise ValueError("every index array must have the same number of trials")
-    slices = batch_slices(trials, batch_size)
+    if batch_size is None:
+        batch_size = (DEFAULT_BATCH_SIZE if trial_bytes is None
+                      else trials_per_batch(trial_bytes, memory, trials))
+    else:
+        batch_size = check_count("batch_size", batch_size)
     show = sys.stderr.isatty() if progress is None else bool(progress)
     if client is None:
-        results = []
-        with single_threaded_blas():
-            for sl in _progress(slices, show, desc):
-                results.append(compute(data, *(p[sl] for p in parts)))
+        slices = batch_slices(trials, batch_size)
+        with reusing_buffers(Workspace()):
+            results = _run_local(compute, data, parts, slices, _progress(slices, show, desc))
     else:
-        results = _run_on_cluster(compute, parts, slices, data, client, show, desc)
+        results = _run_on_cluster(compute, parts, trials, batch_size, data, client, show,
+                                  desc)
+    return _concatenate(results)
+
+
+def _run_local(compute, data, parts, slices, iterate=None) -> list[dict[str, np.ndarray]]:
+    """``compute`` on every batch, in this process, with a single-threaded BLAS."""
+    results = []
+    with single_threaded_blas():
+        for sl in slices if iterate is None else iterate:
+            results.append(compute(data, *_batch_arrays(parts, sl)))
+    return results
+
+
+def _batch_arrays(parts, trials: slice) -> list[np.ndarray]:
+    """The index arrays of a batch: slices of the arrays, draws of the lazy parts."""
+    out = []
+    for part in parts:
+        piece = part[trials]
+        if isinstance(piece, TrialDraws):
+            drawn = piece.arrays()
+            out.extend(drawn if isinstance(drawn, tuple) else (drawn,))
+        else:
+            out.append(piece)
+    return out
+
+
+def _concatenate(results: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {name: np.concatenate([r[name] for r in results]) for name in results[0]}
 
 
-def _run_on_cluster(compute, parts, slices, data, client, show, desc):
-    """Submit one task per batch; the data goes to every worker once."""
+def _run_on_cluster(compute, parts, trials, batch_size, data, client, show, desc):
+    """Submit about :data:`TASKS_PER_WORKER` tasks per worker, each a run of batches;
+    the data goes to every worker once."""
     from distributed import as_completed
 
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    per_task = max(batch_size, math.ceil(trials / (TASKS_PER_WORKER * workers)))
+    tasks = batch_slices(trials, per_task)
     # a one-element list, so that a tuple of arrays travels as one object
     shared = client.scatter([data], broadcast=True)[0] if data is not None else None
     futures = [
-        client.submit(_single_threaded_call, compute, shared, *(p[sl] for p in parts),
+        client.submit(_worker_task, compute, shared, batch_size, *(p[sl] for p in parts),
                       pure=False)
-        for sl in slices
+        for sl in tasks
     ]
     for _ in _progress(as_completed(futures), show, desc, total=len(futures)):
         pass
     return client.gather(futures)
 
 
-def _single_threaded_call(compute, data, *indices):
-    """``compute`` on a worker, with its BLAS single-threaded (see :mod:`.blas`)."""
-    with single_threaded_blas():
-        return compute(data, *indices)
+_WORKER = threading.local()
+# glibc's mallopt parameters: the size from which an allocation gets its own pages, and
+# the free memory at the top of the heap kept rather than returned
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_WORKER_MMAP_THRESHOLD = 32 * 2**20  # glibc's own ceiling for its adaptive threshold
+_WORKER_TRIM_THRESHOLD = 64 * 2**20
+
+
+@functools.cache
+def _keep_freed_memory() -> bool:
+    """Let this worker process reuse the memory of freed temporaries, as a plain one does.
+
+    ``dask`` starts its workers with ``MALLOC_TRIM_THRESHOLD_`` set, which turns off
+    glibc's adaptive thresholds: every temporary array above 128 KiB then comes from new
+    pages (zeroed and faulted in one by one) and goes back when freed. Measured on the
+    Urbano study, that made a worker 30–45% slower than the same work in one process
+    (system time a third of the CPU time). The thresholds glibc would have adapted to
+    are set once per worker process (glibc only; elsewhere nothing changes).
+    """
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    return bool(mallopt(_M_MMAP_THRESHOLD, _WORKER_MMAP_THRESHOLD)
+                and mallopt(_M_TRIM_THRESHOLD, _WORKER_TRIM_THRESHOLD))
+
+
+def _worker_task(compute, data, batch_size, *indices) -> dict[str, np.ndarray]:
+    """The batches of one task on a worker: single-threaded BLAS, the worker thread's
+    buffers reused from task to task, freed memory kept for the next temporaries."""
+    _keep_freed_memory()
+    ws = getattr(_WORKER, "workspace", None)
+    if ws is None:
+        ws = _WORKER.workspace = Workspace()
+    with reusing_buffers(ws):
+        results = _run_local(compute, data, indices, batch_slices(len(indices[0]), batch_size))
+    return _concatenate(results)
 
 
 def _progress(iterable, show: bool, desc: str | None, total: int | None = None):

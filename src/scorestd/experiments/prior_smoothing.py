@@ -98,6 +98,7 @@ def smoothing_experiment(
     trials: int = 10_000,
     seed: int = 0,
     batch_size: int | None = None,
+    memory: int | str | None = None,
     progress: bool | None = None,
     client: Any = None,
 ) -> SmoothingExperiment:
@@ -161,7 +162,11 @@ def smoothing_experiment(
     models = [scheme_model(s, scheme_options) for s in schemes]
     truths = [topic_means(_standardize(model, raw)) for model in models]
     data = (raw, models, truths, alphas)
+    # per trial: the three topic sets, their standardized copies and the smoothed scores
+    # at every alpha, over all systems
+    trial_bytes = 8 * n_topics * n_systems * (2 * alphas.size + 8)
     stats = run_batches(_batch, indices, data=data, batch_size=batch_size,
+                        trial_bytes=trial_bytes, memory=memory,
                         progress=progress, client=client, desc="smoothing")
     return SmoothingExperiment(trial_dataset(
         cube, "smoothing", stats, schemes=schemes, trials=trials, seed=seed,

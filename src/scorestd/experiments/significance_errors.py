@@ -45,7 +45,7 @@ import pandas as pd
 import xarray as xr
 from scipy import special, stats
 
-from .._options import SimulationCopula, check_count, check_option
+from .._options import SimulationCopula, check_count, check_option, memory_budget
 from ..datasets import load as load_dataset
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning
@@ -462,7 +462,7 @@ def error_rates(
     B: int = 2_000,
     copula: SimulationCopula = "gaussian",
     seed: int | None = None,
-    chunk_bytes: int = 64 * 2**20,
+    memory: int | str | None = None,
     batch_size: int | None = None,
     progress: bool | None = None,
     client: Any = None,
@@ -500,12 +500,14 @@ def error_rates(
         per measure, and trials sample them one call each).
     seed : int
         Required; the rates depend only on it (not on batch size or workers).
-    chunk_bytes : int
-        Memory budget of one batch of trials: the number of blocks of 64 trials per
-        batch follows from it (the working arrays of one block are about
-        ``8 (B T + 64 B + 20 · 64 T)`` bytes), so memory does not grow with ``trials``.
+    memory : int or str, optional
+        Memory budget of one batch of trials, in bytes or as ``"512MB"``, ``"1GiB"``
+        (default ``$SCORESTD_MEMORY``, else 256 MiB; :func:`~scorestd.experiments.engine.memory_budget`).
+        A batch holds as many blocks of 64 trials as the budget has room for the working
+        arrays of one block (about ``8 (B T + 64 B + 20 · 64 T)`` bytes); blocks are
+        computed one after the other, so memory does not grow with ``trials``.
     batch_size : int, optional
-        Blocks of 64 trials per batch, overriding ``chunk_bytes``.
+        Blocks of 64 trials per batch, overriding ``memory``.
     progress : bool, optional
         Progress bar (default: when standard error is a terminal).
     client : distributed.Client, optional
@@ -547,7 +549,7 @@ def error_rates(
     sizes = [check_count("n_topics", n, 3) for n in n_topics]
     if batch_size is None:
         per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes))
-        batch_size = max(1, check_count("chunk_bytes", chunk_bytes) // per_block)
+        batch_size = max(1, memory_budget(memory) // per_block)
     alphas_arr = np.asarray(alphas, dtype=np.float64)
     if alphas_arr.ndim != 1 or not np.all((alphas_arr > 0) & (alphas_arr < 1)):
         raise ValueError("alphas must be a 1-D sequence of numbers in (0, 1)")

@@ -24,7 +24,7 @@ from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
 from ..models.schemes import check_schemes, standardized_stack
 from ..stats.hardness import topic_split
-from ._common import shared_parameters, topic_subsets
+from ._common import shared_parameters, subset_bytes, topic_subsets
 from .engine import draw_trials, run_batches
 from .result import Experiment, finish_figure, single_measure, trial_dataset
 
@@ -117,6 +117,7 @@ def split_half(
     trials: int = 10_000,
     seed: int = 0,
     batch_size: int | None = None,
+    memory: int | str | None = None,
     progress: bool | None = None,
     client: Any = None,
 ) -> SplitHalf:
@@ -166,7 +167,9 @@ def split_half(
     stack = standardized_stack(cube, schemes, scheme_options)
     topics = draw_trials(seed, trials,
                          lambda rng: rng.permutation(total)[: 2 * half].reshape(2, half))
+    # two halves and the temporaries of an aggregation over them
     stats = run_batches(_batch, topics, data=(stack, methods), batch_size=batch_size,
+                        trial_bytes=subset_bytes(stack, half, 6), memory=memory,
                         progress=progress, client=client, desc="split-half")
     fixed = _fixed_splits(cube, stack, methods)
     fixed_dims = ("split", "scheme", "aggregation")

@@ -96,7 +96,8 @@ def swap_rate(
     seed: int = 0,
     bin_width: float = 0.01,
     threshold: float = 0.05,
-    batch_size: int | None = 50,
+    batch_size: int | None = None,
+    memory: int | str | None = None,
     progress: bool | None = None,
     client: Any = None,
 ) -> SwapRate:
@@ -125,7 +126,7 @@ def swap_rate(
         Width of the difference bins (on the scheme's scale).
     threshold : float
         The swap rate a difference must stay under (5% in the literature).
-    batch_size, progress, client
+    batch_size, memory, progress, client
         See :func:`scorestd.experiments.engine.run_batches`.
 
     Returns
@@ -170,7 +171,12 @@ def swap_rate(
     n_bins = max(1, int(np.ceil(spread / bin_width))) + 1
     perms = draw_trials(seed, trials, lambda rng: rng.permutation(n_topics))
     data = {"x": x, "sizes": sizes_arr, "bin_width": float(bin_width), "n_bins": n_bins}
-    out = run_batches(_compute, perms, data=data, batch_size=batch_size, progress=progress,
+    # per trial: the permuted scores and their cumulative sums, and a few arrays over
+    # the system pairs of every scheme
+    n_pairs = n_systems * (n_systems - 1) // 2
+    trial_bytes = 8 * x.shape[0] * (2 * n_topics * n_systems + 6 * n_pairs)
+    out = run_batches(_compute, perms, data=data, batch_size=batch_size,
+                      trial_bytes=trial_bytes, memory=memory, progress=progress,
                       client=client, desc="swap rate")
     pairs, swaps = out["pairs"].sum(axis=0), out["swaps"].sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):

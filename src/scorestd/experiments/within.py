@@ -12,6 +12,7 @@ only select topics.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,14 +20,16 @@ import numpy as np
 import pandas as pd
 
 from .._options import check_count
-from ..kernels.t_decisions import fraction_significant_t, paired_t_complete
+from ..kernels.t_decisions import paired_t_counts
+from ..kernels.workspace import workspace
 from ..models.schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
     agreement_summary,
     ranking_agreement,
+    scheme_subsets,
     shared_parameters,
+    subset_bytes,
     topic_means,
-    topic_subsets,
 )
 from .engine import draw_trials, run_batches
 from .result import (
@@ -102,6 +105,7 @@ def within_collection(
     seed: int = 0,
     alphas: Sequence[float] = ALPHAS,
     batch_size: int | None = None,
+    memory: int | str | None = None,
     progress: bool | None = None,
     client: Any = None,
 ) -> WithinCollection:
@@ -132,7 +136,7 @@ def within_collection(
     A trial's τ or r is NaN when a ranking is constant. Two systems with identical
     scores on the sampled topics are a pair that is not significant. The paired t-tests
     are decided from their statistics and critical values
-    (:func:`scorestd.kernels.t_decisions.fraction_significant_t`), which gives the same
+    (:func:`scorestd.kernels.t_decisions.paired_t_counts`), which gives the same
     decisions as comparing p-values with α, much faster.
 
     Examples
@@ -154,24 +158,35 @@ def within_collection(
     alphas = np.asarray(alphas, dtype=np.float64)
     stack = standardized_stack(cube, schemes, scheme_options)
     raw = standardized_stack(cube, [RAW])[0]
-    topics = draw_trials(seed, trials,
-                         lambda rng: rng.choice(n_topics_total, n_topics, replace=False))
+    # drawn batch by batch (on the workers of a cluster)
+    topics = draw_trials(seed, trials, functools.partial(_topic_sample, n_topics_total,
+                                                         n_topics), lazy=True)
     stats = run_batches(_batch, topics, data=(raw, stack, alphas), batch_size=batch_size,
+                        trial_bytes=subset_bytes(stack, n_topics, 1.5), memory=memory,
                         progress=progress, client=client, desc="within-collection")
     return WithinCollection(trial_dataset(
         cube, "within-collection", stats, schemes=schemes, trials=trials, seed=seed,
         coords={"alpha": alphas}, n_topics=n_topics))
 
 
+def _topic_sample(total: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """A trial's topics: n of the collection's, without replacement."""
+    return rng.choice(total, n, replace=False)
+
+
 def _batch(data, topics):
     """Statistics of a batch of trials; ``topics`` is (batch, n)."""
     raw, stack, alphas = data
-    x = topic_subsets(stack, topics)  # (batch, scheme, n, system)
-    means = topic_means(x)  # (batch, scheme, system)
-    raw_means = np.broadcast_to(topic_means(raw[topics])[:, None, :], means.shape)
-    t, df = paired_t_complete(x)  # decisions from t: p-values would dominate the run time
+    x = scheme_subsets(stack, topics)  # (scheme, batch, n, system)
+    means = topic_means(x)  # (scheme, batch, system)
+    raw_means = topic_means(np.take(raw, topics, axis=0,
+                                    out=workspace().array("raw_subsets", (*topics.shape,
+                                                                          raw.shape[-1]))))
+    # decisions from t and critical values: p-values would dominate the run time
+    counts = paired_t_counts(x, alphas, centre=means)  # (scheme, batch, alpha)
+    n_sys = x.shape[-1]
     return {
-        **ranking_agreement(means, raw_means),
-        "power": fraction_significant_t(t, df, alphas),
+        **ranking_agreement(means.transpose(1, 0, 2), raw_means[:, None, :]),
+        "power": counts.transpose(1, 0, 2) / (n_sys * (n_sys - 1) // 2),
     }
 

@@ -12,6 +12,7 @@ from scipy import special, stats
 from scipy.interpolate import CubicSpline
 
 from .._options import Correction, check_option
+from .blas import limited_blas
 from .paired import resolve_pairs, topics_last_but_one
 from .rank_tests import PairTestResult
 from .resampling_tests import _check_b
@@ -149,6 +150,7 @@ def _chi_scale_nodes(df: float):
     return s, _simpson_weights(t) * np.exp(log_density) * s
 
 
+@limited_blas
 def studentized_range_sf(q, k: int, df: float) -> np.ndarray:
     """Survival function of the studentized range of ``k`` means with ``df`` df.
 
@@ -176,6 +178,7 @@ def studentized_range_sf(q, k: int, df: float) -> np.ndarray:
     return np.where(np.isnan(q), np.nan, sf)
 
 
+@limited_blas
 def tukey_hsd_all_pairs(x, axis_topic: int = -2, *, pairs=None) -> PairTestResult:
     """Tukey's HSD test of system pairs with the error term of the two-way ANOVA
     without replication (topics as blocks), as Sakai describes for IR.
@@ -217,6 +220,7 @@ def tukey_hsd_all_pairs(x, axis_topic: int = -2, *, pairs=None) -> PairTestResul
     return PairTestResult(q, p, np.full(q.shape, t, dtype=np.int64))
 
 
+@limited_blas
 def randomised_tukey_hsd_all_pairs(
     x, axis_topic: int = -2, *, B: int = 10_000, seed=None, pairs=None
 ) -> PairTestResult:

@@ -21,6 +21,7 @@ import numpy as np
 from scipy import special
 
 from .._options import Alternative, NanPolicy, check_option
+from .blas import limited_blas
 
 __all__ = [
     "PairedMoments",
@@ -133,6 +134,7 @@ class PairedMoments(NamedTuple):
     n: np.ndarray
 
 
+@limited_blas
 def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "omit"):
     """Mean, sd and n of the differences of every pair, from S × S moment matrices.
 
@@ -189,6 +191,7 @@ def paired_moments(x, axis_topic: int = -2, *, pairs=None, nan_policy: str = "om
     return PairedMoments(mean, sd, n_ij.astype(np.int64))
 
 
+@limited_blas
 def complete_pair_moments(x: np.ndarray, i: np.ndarray, j: np.ndarray):
     """Moments of the differences x_i − x_j of complete scores ``(..., T, S)``.
 
@@ -248,6 +251,23 @@ def _masked_moments(x, mask, i, j):
     return mean_c + c[..., i] - c[..., j], var, n_ij, scale
 
 
+def t_quantile(df, q: float) -> np.ndarray:
+    """``scipy.special.stdtrit(df, q)``, computed once per distinct ``df``.
+
+    Pairs of complete scores share one df: one quantile serves them all.
+
+    Examples
+    --------
+    >>> t_quantile(np.array([9, 9, 4]), 0.975).round(3).tolist()
+    [2.262, 2.262, 2.776]
+    """
+    df = np.asarray(df)
+    if df.size < 8:
+        return special.stdtrit(df, q)
+    values, inverse = np.unique(df, return_inverse=True)
+    return special.stdtrit(values, q)[inverse.reshape(df.shape)]
+
+
 def pvalue_from_t(t, df, alternative: str = "two-sided") -> np.ndarray:
     """p-value of a t statistic with ``df`` degrees of freedom.
 
@@ -266,6 +286,7 @@ def pvalue_from_t(t, df, alternative: str = "two-sided") -> np.ndarray:
         return np.minimum(2.0 * special.stdtr(df, -np.abs(t)), 1.0)
 
 
+@limited_blas
 def paired_t_all_pairs(
     x,
     axis_topic: int = -2,
@@ -331,6 +352,7 @@ def paired_t_from_moments(mom: PairedMoments, alternative: Alternative = "two-si
     return t, np.where(identical, 1.0, p)
 
 
+@limited_blas
 def describe_pairs(x, pairs=None, *, conf_level: float = 0.95, axis_topic: int = -2,
                    moments: PairedMoments | None = None):
     """Mean difference, t-based confidence interval, Cohen's d, Glass's Δ and n of pairs.
@@ -356,7 +378,7 @@ def describe_pairs(x, pairs=None, *, conf_level: float = 0.95, axis_topic: int =
     _, i, j = scores_and_pairs(x, -2, pairs, "omit")
     mom = paired_moments(x, pairs=(i, j)) if moments is None else moments
     with np.errstate(invalid="ignore", divide="ignore"):
-        half = special.stdtrit(mom.n - 1, (1 + conf_level) / 2) * mom.sd / np.sqrt(mom.n)
+        half = t_quantile(mom.n - 1, (1 + conf_level) / 2) * mom.sd / np.sqrt(mom.n)
         cohen = mom.mean / mom.sd
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # a system with < 2 scores: NaN

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .blas import single_threaded_blas
+from .blas import limited_blas
 from .paired import NanPolicy, paired_moments
 from .posterior import t_interval, t_prob_greater, t_rope_split
 
@@ -53,6 +53,7 @@ class PairedPosterior(NamedTuple):
     n: np.ndarray
 
 
+@limited_blas
 def paired_posterior_all_pairs(
     x,
     axis_topic: int = -2,
@@ -96,8 +97,7 @@ def paired_posterior_all_pairs(
     >>> round(float(stats.ttest_rel(a, b, alternative="greater").pvalue), 5)
     0.00692
     """
-    with single_threaded_blas():  # one small S × S product: BLAS threads only wait
-        mom = paired_moments(x, axis_topic, pairs=pairs, nan_policy=nan_policy)
+    mom = paired_moments(x, axis_topic, pairs=pairs, nan_policy=nan_policy)
     df = (mom.n - 1).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         df = np.where(mom.n >= 2, df, np.nan)

@@ -25,6 +25,8 @@ import math
 import numpy as np
 from scipy import special
 
+from .paired import t_quantile
+
 __all__ = [
     "CI_KINDS",
     "eti",
@@ -82,9 +84,7 @@ def t_interval(loc, scale, df, prob: float) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(invalid="ignore"):
         # the quantile depends on df only: once per distinct df (all pairs share it
         # when no score is missing)
-        values, inverse = np.unique(df, return_inverse=True)
-        quantile = special.stdtrit(values, 0.5 + prob / 2.0)[inverse].reshape(df.shape)
-        half = quantile * scale
+        half = t_quantile(df, 0.5 + prob / 2.0) * scale
         half = np.where(np.asarray(scale) == 0, 0.0, half)
     return loc - half, loc + half
 

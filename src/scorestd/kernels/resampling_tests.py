@@ -18,6 +18,7 @@ from typing import Literal
 import numpy as np
 
 from .._options import Alternative, NanPolicy, check_option
+from .blas import limited_blas
 from .paired import scores_and_pairs
 from .rank_tests import PairTestResult
 
@@ -85,6 +86,7 @@ def _chunks(n_resamples: int, cells_per_resample: int):
     return range(0, n_resamples, step), step
 
 
+@limited_blas
 def permutation_all_pairs(
     x,
     axis_topic: int = -2,
@@ -152,6 +154,7 @@ def permutation_all_pairs(
     return PairTestResult(mean, np.where(n > 0, p, np.nan), n.astype(np.int64))
 
 
+@limited_blas
 def bootstrap_all_pairs(
     x,
     axis_topic: int = -2,

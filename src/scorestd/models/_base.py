@@ -248,8 +248,9 @@ class Model:
             y, rows = fused
             deg = self._check_reference(view, rows, degenerate, cube)
         y = self._apply_degenerate(y, view, deg, degenerate, rows.has_missing)
-        return xr.DataArray(y.transpose(0, 2, 1), dims=CUBE_DIMS, coords=cube.coords,
-                            attrs=dict(cube.attrs), name=cube.name)
+        out = cube.copy(deep=False, data=y.transpose(0, 2, 1))  # the cube's coordinates
+        out.attrs = dict(cube.attrs)
+        return out
 
     def _apply_degenerate(self, y: np.ndarray, x: np.ndarray, deg: np.ndarray,
                           degenerate: str, has_missing: bool,

@@ -148,8 +148,12 @@ def goodness_of_fit(
                             coords={SYSTEM: cube[SYSTEM]})
     # Densities are compared at scores moved off 0 and 1 (the same for every model),
     # where a density may vanish or diverge (the beta's does).
-    squeezed = cube.copy(data=squeeze(cube.transpose(TOPIC, MEASURE, SYSTEM).values)
-                         .transpose(0, 2, 1)) if _in_unit_interval(cube) else cube
+    squeezed = cube
+    if _in_unit_interval(cube):
+        squeezed = cube.copy(data=squeeze(cube.transpose(TOPIC, MEASURE, SYSTEM).values)
+                             .transpose(0, 2, 1))
+        # Squeezed P@k or RR are off their measure's support by construction: not raw scores.
+        squeezed.attrs = {**cube.attrs, "generated_by": "scorestd.goodness_of_fit (squeezed)"}
     names, loglik, aic, dist = [], [], [], []
     for spec in models:
         model = instantiate(spec)

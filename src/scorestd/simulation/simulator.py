@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import MarginCriterion, SimulationCopula, check_count, check_option
+from .._options import MarginCriterion, SimulationCopula, check_count, check_option, memory_budget
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..models.margins import MarginFamily
 from . import _random
@@ -28,7 +28,6 @@ from .fitting import Margins, fit_margins, one_measure
 __all__ = ["Simulator", "fit_simulator", "simulate"]
 
 #: Default memory budget of one chunk of simulated trials (bytes).
-CHUNK_BYTES = 64 * 2**20
 TRIAL = "trial"
 
 
@@ -161,7 +160,8 @@ def simulate(
     n_topics: int | None = None,
     trials: int = 1,
     seed: int | np.random.SeedSequence | None = None,
-    chunk_bytes: int = CHUNK_BYTES,
+    memory: int | str | None = None,
+    batch_size: int | None = None,
     dask: bool = False,
     progress: bool | None = None,
 ) -> xr.DataArray:
@@ -177,10 +177,13 @@ def simulate(
         Number of collections.
     seed : int or numpy.random.SeedSequence
         Required. Trial ``k`` depends only on ``(seed, k)``: the same seed gives the same
-        collections whatever ``chunk_bytes``, ``dask`` or the number of trials.
-    chunk_bytes : int
-        Memory budget of one chunk of trials (the working arrays of a chunk stay within
-        it, to a whole block of 64 trials).
+        collections whatever ``memory``, ``batch_size``, ``dask`` or the number of trials.
+    memory : int or str, optional
+        Memory budget of one chunk of trials, in bytes or as ``"512MB"``, ``"1GiB"``
+        (default ``$SCORESTD_MEMORY``, else 256 MiB; as the resampling experiments).
+        The working arrays of a chunk stay within it, to a whole block of 64 trials.
+    batch_size : int, optional
+        Trials per chunk, overriding ``memory``.
     dask : bool
         Return a lazy dask-backed array, one chunk of trials per dask chunk.
     progress : bool, optional
@@ -209,11 +212,14 @@ def simulate(
     n_topics = simulator.observed.sizes[TOPIC] if n_topics is None else check_count(
         "n_topics", n_topics, 2)
     trials = check_count("trials", trials)
-    chunk_bytes = check_count("chunk_bytes", chunk_bytes)
     root = _random.root_sequence(seed)
     n_sys = len(simulator.systems)
     per_trial = 4 * 8 * n_topics * n_sys  # u, normals, scores and a temporary
-    per_chunk = max(_random.BLOCK, chunk_bytes // per_trial // _random.BLOCK * _random.BLOCK)
+    if batch_size is None:
+        per_chunk = max(_random.BLOCK,
+                        memory_budget(memory) // per_trial // _random.BLOCK * _random.BLOCK)
+    else:
+        per_chunk = check_count("batch_size", batch_size)
     bounds = [(s, min(s + per_chunk, trials)) for s in range(0, trials, per_chunk)]
     if dask:
         import dask.array as da

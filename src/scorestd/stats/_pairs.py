@@ -4,9 +4,11 @@ pairwise kernel with ``xr.apply_ufunc`` and labelling the ``pair`` dim."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 
 from .._options import NanPolicy, check_option
@@ -56,27 +58,52 @@ def system_pairs(systems: Sequence[str], baseline: str | None = None):
 
 
 def pair_coords(systems: Sequence[str], i: np.ndarray, j: np.ndarray) -> dict:
-    """Coordinates of the ``pair`` dim: a ``"a vs b"`` label and the two systems."""
-    systems = np.asarray(systems, dtype=str)
-    first, second = systems[i], systems[j]
-    # python strings: formatting numpy string scalars one by one costs ten times more
-    labels = [f"{a} vs {b}" for a, b in zip(first.tolist(), second.tolist(), strict=True)]
-    return {PAIR: labels, SYSTEM: (PAIR, first), SYSTEM2: (PAIR, second)}
+    """Coordinates of the ``pair`` dim: a ``"a vs b"`` label and the two systems.
+
+    The labels and their index are built once per set of systems and pairs (and kept
+    for the next call on them: they cost more than the tests of a few thousand pairs).
+    """
+    systems = tuple(str(s) for s in systems)
+    i, j = np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp)
+    return dict(_pair_coords(systems, i.tobytes(), j.tobytes()))
+
+
+@functools.lru_cache(maxsize=16)
+def _pair_coords(systems: tuple[str, ...], i: bytes, j: bytes) -> tuple:
+    names = np.asarray(systems, dtype=str)
+    first = names[np.frombuffer(i, dtype=np.intp)]
+    second = names[np.frombuffer(j, dtype=np.intp)]
+    labels = pd.Index(np.strings.add(np.strings.add(first, " vs "), second), name=PAIR)
+    for array in (first, second):
+        array.flags.writeable = False
+    return ((PAIR, labels), (SYSTEM, (PAIR, first)), (SYSTEM2, (PAIR, second)))
 
 
 def apply_pairwise(
-    cube: xr.DataArray, kernel: Callable, fields: Sequence[str], n_pairs: int
+    cube: xr.DataArray, kernel: Callable, fields: Sequence[str], n_pairs: int,
+    coords: dict | None = None, integers: Sequence[str] = (),
 ) -> xr.Dataset:
     """Run ``kernel(x)`` ((..., T, S) → tuple of (..., P) arrays) on a cube.
 
-    One ``xr.apply_ufunc`` call with one output per field (topics and systems are core
-    dims, so it works on dask-backed cubes too); the outputs become the named variables of
-    a Dataset.
+    The outputs become the named variables of a Dataset over ``measure`` × ``pair``
+    (float64, int64 for the fields named in ``integers``), with the ``pair``
+    coordinates ``coords`` (:func:`pair_coords`). A numpy-backed cube goes to the
+    kernel directly; a dask-backed one through one ``xr.apply_ufunc`` call with one
+    output per field (topics and systems are core dims).
     """
 
     def as_float(x):
         return tuple(np.asarray(v, dtype=float) for v in kernel(x))
 
+    if not type(cube.data).__module__.startswith("dask"):
+        x = np.moveaxis(np.asarray(cube.transpose(TOPIC, SYSTEM, MEASURE).data), -1, 0)
+        outputs = as_float(x)
+        keep = {name: c for name, c in cube.coords.items() if set(c.dims) <= {MEASURE}}
+        # the cube's coordinates first, as apply_ufunc orders them (to_dataframe's columns)
+        return xr.Dataset(
+            {**keep, **{name: ((MEASURE, PAIR), v.astype(np.int64) if name in integers else v)
+                        for name, v in zip(fields, outputs, strict=True)}},
+            coords=coords or {}).set_coords(list(keep))
     out = xr.apply_ufunc(
         as_float,
         cube,
@@ -86,7 +113,9 @@ def apply_pairwise(
         output_dtypes=[float] * len(fields),
         dask_gufunc_kwargs={"output_sizes": {PAIR: n_pairs}, "allow_rechunk": True},
     )
-    return xr.Dataset(dict(zip(fields, out, strict=True)))
+    res = xr.Dataset({name: v.astype(np.int64) if name in integers else v
+                      for name, v in zip(fields, out, strict=True)})
+    return res.assign_coords(coords) if coords else res
 
 
 DESCRIBE_FIELDS = ("mean_diff", "ci_low", "ci_high", "effect_size", "glass_delta", "n")

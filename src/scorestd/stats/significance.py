@@ -149,14 +149,14 @@ def compare(
 
     fields = ["statistic", "p_value", *(["p_adjusted"] if correction else []),
               *DESCRIBE_FIELDS]
-    res = apply_pairwise(cube, kernel, fields, len(i)).assign_coords(pair_coords(systems, i, j))
+    res = apply_pairwise(cube, kernel, fields, len(i), pair_coords(systems, i, j),
+                         integers=("n",))
     res.attrs = {"test": test, "alternative": alternative, "correction": str(correction),
                  "baseline": str(baseline), "conf_level": conf_level, "nan_policy": nan_policy}
     if test == "sign":
         res.attrs["min_diff"] = min_diff
     if test in ks.RESAMPLING_TESTS:
         res.attrs.update(B=B, seed=str(seed))
-    res["n"] = res["n"].astype(np.int64)
     _describe_variables(res, test)
     _warn_unequal_n(res, cube.sizes[TOPIC])
     return match_input_dims(res, scores)
