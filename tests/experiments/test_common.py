@@ -56,7 +56,7 @@ def test_shared_parameters_leave_other_braces_alone():
         """
 
     doc = shared_parameters(f).__doc__
-    assert "            seed : int\n                Root seed;" in doc
+    assert "            seed : int, numpy.random.SeedSequence or Generator\n                Root seed;" in doc
     assert "Like {a: 1}; {seed} inside a line stays." in doc
 
 

@@ -32,6 +32,7 @@ from .._options import (
 from ..dims import SYSTEM, TOPIC
 from ..errors import OptionError, warn
 from ..kernels import posterior as kp
+from ..kernels.seeds import root_sequence, seed_record
 from ..score_cube import validate
 from ..stats._pairs import pair_coords, system_pairs
 from ._arviz import diagnostics, to_arviz, to_datatree
@@ -383,7 +384,7 @@ def bayes_crossed(
     one = one_measure(cube, measure)
     y = np.asarray(one.values, dtype=float)
     resolved = resolve_priors(priors, y)
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = root_sequence(seed)
     show = sys.stderr.isatty() if progress is None else bool(progress)
     bar = None
     if show:
@@ -409,7 +410,7 @@ def bayes_crossed(
         "prior_residual": resolved.residual.describe(),
         "prior_mu": "flat" if resolved.mu is None else f"N{resolved.mu}",
         "chains": chains, "draws": draws, "warmup": warmup, "thin": thin,
-        "seed": str(root.entropy), "sampler": "blocked Gibbs",
+        "seed": str(seed_record(root)), "sampler": "blocked Gibbs",
         "inference_library": "scorestd",
     }
     fit = _posterior(out, one, attrs, resolved)

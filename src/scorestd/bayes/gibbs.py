@@ -48,6 +48,7 @@ from scipy import special
 from scipy.linalg import solve_triangular
 
 from ..kernels.blas import single_threaded_blas
+from ..kernels.seeds import root_sequence
 
 __all__ = ["CrossedPriors", "VariancePrior", "sample_crossed"]
 
@@ -186,7 +187,7 @@ def sample_crossed(
     y = np.asarray(y, dtype=float)
     mask = ~np.isnan(y)
     fast = (method == "auto" and mask.all() and nu is None and not heteroscedastic)
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = root_sequence(seed)
     seqs = root.spawn(chains)
     batch = chains if chain_batch is None else max(1, min(int(chain_batch), chains))
     step = _FastStep(y, priors) if fast else _GeneralStep(y, mask, priors, nu, heteroscedastic)

@@ -23,6 +23,7 @@ from ..kernels.bayesian_bootstrap import (
     bootstrap_location_scale,
     dirichlet_weights,
 )
+from ..kernels.seeds import root_sequence, seed_record
 from ..kernels.standardize import normal_cdf
 from ..models._base import Model
 from ..models.registry import instantiate
@@ -135,7 +136,8 @@ def bayes_standardize(
             f"{str(cube[MEASURE].values[k % cube.sizes[MEASURE]])!r}")
     with np.errstate(invalid="ignore"):
         deg = np.nanmin(r, axis=1) == np.nanmax(r, axis=1)
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = root_sequence(seed)
+    record = str(seed_record(root))  # before spawning advances the root
     rngs = [np.random.default_rng(s) for s in root.spawn(x.shape[0])]
     per_row = 8 * draws * (r.shape[1] + 2 * x.shape[1])
     rows = max(1, BLOCK_BYTES // per_row)
@@ -171,7 +173,7 @@ def bayes_standardize(
     res = xr.Dataset(data)
     res.attrs = {"model": instance.name, "method": "Bayesian bootstrap of the reference "
                  "systems (Dirichlet(1, ..., 1) weights per topic)", "draws": draws,
-                 "seed": str(root.entropy), "degenerate_policy": degenerate,
+                 "seed": record, "degenerate_policy": degenerate,
                  **({} if keep_draws else {"ci_prob": prob, "ci_kind": ci_kind})}
     return match_input_dims(res, scores)
 

@@ -30,8 +30,10 @@ scheme_options : mapping, optional
     Options of a scheme's model, e.g. ``{"U": {"A": 0.2, "B": 0.5}}`` for U-std with
     another slope and intercept (see :func:`scorestd.models.schemes.check_schemes`).""",
     "seed": """\
-seed : int
-    Root seed; trial ``k`` depends only on ``(seed, k)``.""",
+seed : int, numpy.random.SeedSequence or Generator
+    Root seed; trial ``k`` depends only on ``(seed, k)``. A ``SeedSequence`` is copied,
+    never advanced; a ``Generator`` gives 128 bits of entropy. ``attrs["seed"]`` records
+    what reproduces the run.""",
     "engine": """\
 batch_size, memory, progress, client
     See :func:`scorestd.experiments.engine.run_batches`.""",

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .._options import check_count
+from ..kernels.seeds import seed_record
 from ..kernels.t_decisions import welch_t_counts
 from ..models.schemes import URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
@@ -35,7 +36,7 @@ from ._common import (
     subset_bytes,
     topic_means,
 )
-from .engine import draw_trials, run_batches
+from .engine import draw_trials, experiment_root, run_batches
 from .result import (
     ALPHAS,
     Experiment,
@@ -165,13 +166,14 @@ def between_collection(
     alphas = np.asarray(alphas, dtype=np.float64)
     stack = standardized_stack(cube, schemes, scheme_options)
     # drawn batch by batch (on the workers of a cluster)
-    topics = draw_trials(seed, trials, functools.partial(_disjoint_subsets, total, n_topics),
+    root = experiment_root(seed)
+    topics = draw_trials(root, trials, functools.partial(_disjoint_subsets, total, n_topics),
                          lazy=True)
     stats = run_batches(_batch, topics, data=(stack, alphas), batch_size=batch_size,
                         trial_bytes=subset_bytes(stack, n_topics, 4), memory=memory,
                         progress=progress, client=client, desc="between-collection")
     return BetweenCollection(trial_dataset(
-        cube, "between-collection", stats, schemes=schemes, trials=trials, seed=seed,
+        cube, "between-collection", stats, schemes=schemes, trials=trials, seed=seed_record(root),
         coords={"alpha": alphas}, n_topics=n_topics))
 
 

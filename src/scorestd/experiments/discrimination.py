@@ -22,11 +22,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import RENAMED_TESTS, PairedTest, check_option, check_seed
+from .._options import RENAMED_TESTS, PairedTest, check_option
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScoreDataError, ScorestdError
 from ..kernels.decisions import fraction_significant
 from ..kernels.paired import describe_pairs, pair_indices
+from ..kernels.seeds import root_sequence, seed_record
 from ..kernels.significance import FAMILY_TESTS, RESAMPLING_TESTS, paired_test
 from ..models.schemes import check_schemes, standardized_stack
 from ..score_cube import validate
@@ -117,9 +118,10 @@ def discriminative_power(
         Significance levels of ``fraction``.
     B : int
         Resamples of the resampling tests (permutation, bootstrap, randomised Tukey HSD).
-    seed : int, optional
-        Seed of the resampling tests; measure k uses child k of
-        ``numpy.random.SeedSequence(seed)``. Required for them.
+    seed : int, numpy.random.SeedSequence or Generator, optional
+        Seed of the resampling tests; measure k uses child k of its root
+        ``SeedSequence`` (:func:`scorestd.kernels.seeds.root_sequence`; a ``SeedSequence``
+        is copied, never advanced). Required for them; ``attrs["seed"]`` records it.
 
     Returns
     -------
@@ -150,8 +152,9 @@ def discriminative_power(
         raise ScorestdError(f"alphas must be a list of levels in (0, 1); got {alphas.tolist()}")
     if test in RESAMPLING_TESTS and seed is None:
         raise ScorestdError(f"the {test} test needs seed= (reproducible results)")
-    check_seed("seed", seed)
-    children = np.random.SeedSequence(seed).spawn(c.sizes[MEASURE]) if seed is not None else None
+    root = None if seed is None else root_sequence(seed)
+    record = None if root is None else seed_record(root)  # before spawning advances it
+    children = None if root is None else root.spawn(c.sizes[MEASURE])
     p_all, diff_all = [], []
     for k, m in enumerate(c[MEASURE].values):
         stack = standardized_stack(c.sel({MEASURE: [m]}), schemes)  # (scheme, T, S)
@@ -162,11 +165,11 @@ def discriminative_power(
         p_all.append(p)
         diff_all.append(describe_pairs(stack)[0])
     return DiscriminativePower(_dataset(c, schemes, alphas, np.stack(p_all, axis=1),
-                                        np.stack(diff_all, axis=1), test, B, seed))
+                                        np.stack(diff_all, axis=1), test, B, record))
 
 
 def _dataset(c: xr.DataArray, schemes: tuple[str, ...], alphas: np.ndarray, p: np.ndarray,
-             diff: np.ndarray, test: str, B: int, seed: int | None) -> xr.Dataset:
+             diff: np.ndarray, test: str, B: int, seed: int | str | None) -> xr.Dataset:
     systems = c[SYSTEM].values
     i, j = pair_indices(len(systems))
     dims = ("scheme", MEASURE, PAIR)
@@ -178,7 +181,7 @@ def _dataset(c: xr.DataArray, schemes: tuple[str, ...], alphas: np.ndarray, p: n
              "data": str(c.attrs.get("collection", c.attrs.get("source", "scores"))),
              "n_topics": int(c.sizes["topic"]), "n_systems": len(systems)}
     if test in RESAMPLING_TESTS:
-        attrs.update(B=int(B), seed=int(seed))
+        attrs.update(B=int(B), seed=seed)
     return xr.Dataset(
         {
             "p": (dims, p),

@@ -38,11 +38,13 @@ from typing import Any
 
 import numpy as np
 
-from .._options import DEFAULT_MEMORY, MEMORY_ENV, check_count, check_seed, memory_budget
+from .._options import DEFAULT_MEMORY, MEMORY_ENV, check_count, memory_budget
 from ..kernels.blas import single_threaded_blas
+from ..kernels.seeds import root_sequence
 from ..kernels.workspace import Workspace, reusing_buffers
 
-__all__ = ["DEFAULT_MEMORY", "MEMORY_ENV", "TrialDraws", "batch_slices", "draw_trials", "memory_budget",
+__all__ = ["DEFAULT_MEMORY", "MEMORY_ENV", "TrialDraws", "batch_slices", "draw_trials",
+           "experiment_root", "memory_budget",
            "run_batches", "trials_per_batch"]
 
 #: Trials per batch when neither the batch size nor the bytes of a trial are known.
@@ -104,12 +106,24 @@ def draw_trials(
     True
     """
     trials = _check_trials(trials)
-    if seed is None:
-        raise ValueError("seed= is required: resampling experiments must be reproducible")
-    check_seed("seed", seed)
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = experiment_root(seed)
     draws = TrialDraws(root.spawn(trials), draw)
     return draws if lazy else draws.arrays()
+
+
+def experiment_root(seed: Any) -> np.random.SeedSequence:
+    """The root ``SeedSequence`` of an experiment's trials; ``seed=None`` is refused.
+
+    Any seed :func:`scorestd.kernels.seeds.root_sequence` reads: an integer, a
+    ``SeedSequence`` (copied: the caller's is never advanced) or a ``Generator`` (128 bits
+    of entropy drawn from it, recorded in the result's ``attrs["seed"]``).
+
+    Examples
+    --------
+    >>> experiment_root(7).entropy
+    7
+    """
+    return root_sequence(seed, required=True, why="resampling experiments must be reproducible")
 
 
 class TrialDraws:

@@ -23,11 +23,12 @@ import pandas as pd
 
 from .._options import check_count
 from ..kernels.correlation import kendall_tau_b
+from ..kernels.seeds import seed_record
 from ..kernels.smoothing import smooth_kernel
 from ..models._base import Model
 from ..models.schemes import RAW, check_schemes, scheme_model, standardized_stack
 from ._common import shared_parameters, topic_means
-from .engine import draw_trials, run_batches
+from .engine import draw_trials, experiment_root, run_batches
 from .result import (
     Experiment,
     density_panel,
@@ -157,7 +158,8 @@ def smoothing_experiment(
         topics = rng.permutation(n_total)[: 3 * n_topics].reshape(3, n_topics)
         return topics, rng.permutation(n_systems)
 
-    indices = draw_trials(seed, trials, draw)
+    root = experiment_root(seed)
+    indices = draw_trials(root, trials, draw)
     # the whole-population ranking of each scheme: the same for every trial
     models = [scheme_model(s, scheme_options) for s in schemes]
     truths = [topic_means(_standardize(model, raw)) for model in models]
@@ -169,7 +171,7 @@ def smoothing_experiment(
                         trial_bytes=trial_bytes, memory=memory,
                         progress=progress, client=client, desc="smoothing")
     return SmoothingExperiment(trial_dataset(
-        cube, "smoothing", stats, schemes=schemes, trials=trials, seed=seed,
+        cube, "smoothing", stats, schemes=schemes, trials=trials, seed=seed_record(root),
         coords={"alpha": alphas}, n_topics=n_topics))
 
 

@@ -52,6 +52,7 @@ from ..errors import ScoreDataError, ScorestdWarning
 from ..io.figures import save_figure
 from ..kernels.rank_tests import sign_test_all_pairs, wilcoxon_all_pairs
 from ..kernels.resampling_tests import mean_difference_pvalues
+from ..kernels.seeds import seed_record
 from ..kernels.t_decisions import paired_t_complete
 from ..models._grid import stacked, table_inverse
 from ..score_cube import validate
@@ -610,7 +611,7 @@ def error_rates(
         })
     attrs = {"experiment": "error rates (Urbano, Lima & Hanjalic 2019)",
              "data": ", ".join(cubes), "measure": ", ".join(measures),
-             "trials": trials, "trials_type2": trials_type2, "B": B, "seed": seed,
+             "trials": trials, "trials_type2": trials_type2, "B": B, "seed": seed_record(root),
              "copula": copula, "margin_warnings": warned,
              "margins": "; ".join(f"{m}: {f}" for m, f in families.items())}
     return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs))

@@ -23,6 +23,7 @@ import xarray as xr
 
 from .._options import check_count, check_probability
 from ..design import topic_set_size
+from ..kernels.seeds import seed_record
 from ..kernels.t_decisions import paired_t_complete
 from ..models.schemes import check_schemes, scheme_model
 from ..simulation import _random
@@ -176,7 +177,7 @@ def topic_set_validation(
                              "data": str(sim.observed.attrs.get("collection", "scores")),
                              "measure": sim.margins.measure, "min_diff": min_diff,
                              "alpha": alpha, "beta": beta, "tolerance": tolerance,
-                             "trials": trials, "seed": seed})
+                             "trials": trials, "seed": seed_record(root)})
     return TopicSetValidation(data)
 
 
@@ -298,5 +299,5 @@ def estd_stability(
                       attrs={"experiment": "E-std stability",
                              "data": str(sim.observed.attrs.get("collection", "scores")),
                              "measure": sim.margins.measure, "system": system,
-                             "trials": trials, "seed": seed})
+                             "trials": trials, "seed": seed_record(root)})
     return EstdStability(data)

@@ -22,10 +22,11 @@ import xarray as xr
 from .._options import AggregationMethod, check_option
 from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
+from ..kernels.seeds import seed_record
 from ..models.schemes import check_schemes, standardized_stack
 from ..stats.hardness import topic_split
 from ._common import shared_parameters, subset_bytes, topic_subsets
-from .engine import draw_trials, run_batches
+from .engine import draw_trials, experiment_root, run_batches
 from .result import Experiment, finish_figure, single_measure, trial_dataset
 
 __all__ = ["SplitHalf", "split_half"]
@@ -165,7 +166,8 @@ def split_half(
         raise ValueError(f"split-half needs at least 4 topics, the cube has {total}")
     half = total // 2
     stack = standardized_stack(cube, schemes, scheme_options)
-    topics = draw_trials(seed, trials,
+    root = experiment_root(seed)
+    topics = draw_trials(root, trials,
                          lambda rng: rng.permutation(total)[: 2 * half].reshape(2, half))
     # two halves and the temporaries of an aggregation over them
     stats = run_batches(_batch, topics, data=(stack, methods), batch_size=batch_size,
@@ -173,7 +175,7 @@ def split_half(
                         progress=progress, client=client, desc="split-half")
     fixed = _fixed_splits(cube, stack, methods)
     fixed_dims = ("split", "scheme", "aggregation")
-    data = trial_dataset(cube, "split-half", stats, schemes=schemes, trials=trials, seed=seed,
+    data = trial_dataset(cube, "split-half", stats, schemes=schemes, trials=trials, seed=seed_record(root),
                          coords={"aggregation": list(methods)}, n_topics=half)
     data = data.assign(fixed_tau=(fixed_dims, fixed["tau"]),
                        fixed_pearson=(fixed_dims, fixed["pearson"]))

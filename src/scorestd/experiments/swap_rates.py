@@ -22,9 +22,10 @@ import xarray as xr
 
 from .._options import check_count
 from ..errors import ScoreDataError, ScorestdError
+from ..kernels.seeds import seed_record
 from ..kernels.swap_rate import swap_counts
 from ..models.schemes import check_schemes, standardized_stack
-from .engine import draw_trials, run_batches
+from .engine import draw_trials, experiment_root, run_batches
 from .result import (
     Experiment,
     design_attrs,
@@ -169,7 +170,8 @@ def swap_rate(
     x = standardized_stack(cube, schemes, scheme_options)
     spread = float(np.nanmax(x) - np.nanmin(x))
     n_bins = max(1, int(np.ceil(spread / bin_width))) + 1
-    perms = draw_trials(seed, trials, lambda rng: rng.permutation(n_topics))
+    root = experiment_root(seed)
+    perms = draw_trials(root, trials, lambda rng: rng.permutation(n_topics))
     data = {"x": x, "sizes": sizes_arr, "bin_width": float(bin_width), "n_bins": n_bins}
     # per trial: the permuted scores and their cumulative sums, and a few arrays over
     # the system pairs of every scheme
@@ -192,7 +194,7 @@ def swap_rate(
         },
         coords={"scheme": list(schemes), "n": sizes_arr, "bin": np.arange(n_bins),
                 "bin_low": ("bin", low), "bin_high": ("bin", low + bin_width)},
-        attrs=design_attrs(cube, "swap rate", n_topics=int(n_topics), trials=trials, seed=seed,
+        attrs=design_attrs(cube, "swap rate", n_topics=int(n_topics), trials=trials, seed=seed_record(root),
                            bin_width=float(bin_width), threshold=float(threshold)),
     )
     return SwapRate(ds)

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._options import check_count
+from ..kernels.seeds import seed_record
 from ..kernels.t_decisions import paired_t_counts
 from ..kernels.workspace import workspace
 from ..models.schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
@@ -31,7 +32,7 @@ from ._common import (
     subset_bytes,
     topic_means,
 )
-from .engine import draw_trials, run_batches
+from .engine import draw_trials, experiment_root, run_batches
 from .result import (
     ALPHAS,
     Experiment,
@@ -159,13 +160,14 @@ def within_collection(
     stack = standardized_stack(cube, schemes, scheme_options)
     raw = standardized_stack(cube, [RAW])[0]
     # drawn batch by batch (on the workers of a cluster)
-    topics = draw_trials(seed, trials, functools.partial(_topic_sample, n_topics_total,
+    root = experiment_root(seed)
+    topics = draw_trials(root, trials, functools.partial(_topic_sample, n_topics_total,
                                                          n_topics), lazy=True)
     stats = run_batches(_batch, topics, data=(raw, stack, alphas), batch_size=batch_size,
                         trial_bytes=subset_bytes(stack, n_topics, 1.5), memory=memory,
                         progress=progress, client=client, desc="within-collection")
     return WithinCollection(trial_dataset(
-        cube, "within-collection", stats, schemes=schemes, trials=trials, seed=seed,
+        cube, "within-collection", stats, schemes=schemes, trials=trials, seed=seed_record(root),
         coords={"alpha": alphas}, n_topics=n_topics))
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kernels import seeds
+
 __all__ = ["BLOCK", "block_generator", "blocks", "root_sequence"]
 
 #: Trials per random block.
@@ -20,11 +22,7 @@ BLOCK = 64
 
 def root_sequence(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequence:
     """The root ``SeedSequence`` of ``seed``; ``seed=None`` is refused (reproducibility)."""
-    if seed is None:
-        raise ValueError("seed= is required: simulations must be reproducible")
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    return np.random.SeedSequence(seed)
+    return seeds.root_sequence(seed, required=True, why="simulations must be reproducible")
 
 
 def block_generator(root: np.random.SeedSequence, block: int, stream: int = 0

@@ -20,6 +20,7 @@ import xarray as xr
 
 from .._options import MarginCriterion, SimulationCopula, check_count, check_option, memory_budget
 from ..dims import MEASURE, SYSTEM, TOPIC
+from ..kernels import seeds
 from ..models.margins import MarginFamily
 from . import _random
 from .copula import GaussianCopula, VineCopula, check_vine_available
@@ -246,6 +247,6 @@ def simulate(
                 "true_mean": (SYSTEM, simulator.margins.mean),
                 "family": (SYSTEM, simulator.margins.family)},
         attrs={"simulated": "scorestd.simulate", "copula": simulator.copula.name,
-               "seed": str(seed), "source": str(simulator.observed.attrs.get(
+               "seed": str(seeds.seed_record(root)), "source": str(simulator.observed.attrs.get(
                    "collection", simulator.observed.attrs.get("source", "scores")))},
         name="score")
