@@ -73,11 +73,21 @@ def test_validate_accepts_wide_dataframe_with_named_axes():
         ({"values": [[0.1, np.inf]], "systems": ["a", "b"]}, "infinite score inf at topic 't1', system 'b'"),
         ({"values": [["0.1", "x"]], "systems": ["a", "b"]}, "score 'x' at topic 't1', system 'b'"),
         ({"values": [[True, False]]}, "real numbers"),
+        ({"values": np.array([[0.1, True]], dtype=object), "systems": ["a", "b"]},
+         "score True at topic 't1', system 'b', measure 'score' is a boolean"),
     ],
 )
 def test_bad_cubes_raise_naming_the_label(kwargs, message):
     with pytest.raises(ScoreDataError, match=message.replace("(", r"\(").replace(")", r"\)")):
         scorestd.cube(**kwargs)
+
+
+def test_a_flag_column_in_a_frame_is_not_read_as_scores():
+    # pandas keeps a bool column beside float ones as objects True/False: never 1/0
+    frame = pd.DataFrame({"bm25": [0.1, 0.2], "judged": [True, False]},
+                         index=["401", "402"]).rename_axis(index="topic", columns="system")
+    with pytest.raises(ScoreDataError, match="True at topic '401', system 'judged'.*boolean"):
+        scorestd.validate(frame)
 
 
 def test_validate_rejects_wrong_dims_and_missing_labels():

@@ -402,6 +402,10 @@ def _coerce_objects(values: np.ndarray, da: xr.DataArray, what: str) -> np.ndarr
     for index, value in np.ndenumerate(values):
         if isinstance(value, np.generic):
             value = value.item()
+        if isinstance(value, bool):  # True/False would pass as 1/0: a flag, not a score
+            t, s, m = index
+            raise ScoreDataError(f"{what}: score {value!r} at {_where(da, t, s, m)} is a "
+                                 f"boolean, not a number")
         try:
             out[index] = np.nan if value is None else float(value)
         except (TypeError, ValueError):
