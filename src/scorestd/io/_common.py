@@ -51,12 +51,24 @@ def text_lines(path: Path, handle: io.TextIOBase) -> Iterator[str]:
         try:
             line = handle.readline()
         except UnicodeDecodeError as exc:
+            # text is decoded in chunks ahead of the lines: find the line in the bytes
             raise ScoreDataError(f"not UTF-8 text ({exc.reason})", path=path,
-                                 line=line_no + 1) from None
+                                 line=undecodable_line(path) or line_no + 1) from None
         if not line:
             return
         line_no += 1
         yield line
+
+
+def undecodable_line(path: Path) -> int | None:
+    """The number of the first line of ``path`` that is not UTF-8 (``None``: none)."""
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return number
+    return None
 
 
 def head_lines(path: Path, n: int = SNIFF_LINES) -> list[str]:

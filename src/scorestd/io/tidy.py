@@ -19,8 +19,9 @@ import xarray as xr
 from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..frames import COLUMN_ALIASES, id_like, role_of
-from ..score_cube import labelled, validate
-from ._common import MISSING_MARKERS, existing_file, file_dialect, open_text, text_lines
+from ..score_cube import validate
+from ._common import existing_file, file_dialect, open_text, undecodable_line
+from .long_rows import BLOCK_ROWS, LongRows, paused_gc
 from .paths import check_writable
 
 __all__ = ["from_dataframe", "read_long_csv", "read_parquet", "to_dataframe", "write_long_csv",
@@ -174,8 +175,14 @@ def from_dataframe(
         raise ScoreDataError(
             f"no value column (tried {COLUMN_ALIASES['value']}); columns are {list(df.columns)}"
         )
-    return _build(df, sys_col, top_col, mea_col, val_col, {**frame.attrs, **(attrs or {})},
-                  source=None, strict=strict)
+    rows = LongRows({SYSTEM: sys_col, TOPIC: top_col, MEASURE: mea_col},
+                    lambda row, message: ScoreDataError(f"row {row}: {message}"))
+    for start in range(0, len(df), BLOCK_ROWS):
+        block = df.iloc[start:start + BLOCK_ROWS]
+        rows.add({SYSTEM: block[sys_col], TOPIC: block[top_col], MEASURE: block[mea_col]},
+                 block[val_col])
+    return rows.cube({**frame.attrs, **(attrs or {})}, where=lambda row: f"row {row}",
+                     strict=strict)
 
 
 def _refuse_ids(df: pd.DataFrame, columns: list) -> None:
@@ -292,9 +299,8 @@ def read_long_csv(
     p = existing_file(path)
     dialect = file_dialect(p, delimiter, decimal, skip_prefix=ATTRS_PREFIX)
     attrs: dict = {"source": str(p), "source_format": "long_csv"}
-    with open_text(p) as fh:
-        lines = text_lines(p, fh)
-        first = next(lines, "")
+    with open_text(p) as fh, paused_gc():
+        first = _decoded(p, fh.readline)
         header_lines = 0
         if first.startswith(ATTRS_PREFIX):
             header_lines = 1
@@ -305,45 +311,77 @@ def read_long_csv(
             if not isinstance(attrs, dict):
                 raise ScoreDataError("attrs line is not a JSON object", path=p, line=1)
             first = ""
-        reader = csv.reader(itertools.chain([first] if first else [], lines),
+        reader = csv.reader(itertools.chain([first] if first else [], fh),
                             delimiter=dialect.delimiter)
-        try:
-            rows = list(reader)
-        except csv.Error as exc:
-            raise ScoreDataError(f"not a CSV line: {exc}", path=p,
-                                 line=reader.line_num + header_lines) from None
-    if not rows:
-        raise ScoreDataError("no header line", path=p)
-    header = rows[0]
-    for offset, row in enumerate(rows[1:], start=2 + header_lines):
-        if row and len(row) != len(header):
-            raise ScoreDataError(
-                f"expected {len(header)} fields as in the header, found {len(row)}",
-                path=p,
-                line=offset,
-            )
-    body = [r for r in rows[1:] if r]
-    if not body:
+
+        def line_of(row: int) -> int:  # only on the way to an error: read the file again
+            return _line_of_row(p, dialect.delimiter, header_lines, row)
+
+        def fail(row: int, message: str) -> ScoreDataError:
+            return ScoreDataError(message, path=p, line=line_of(row))
+
+        header = _next_rows(reader, 1, p, header_lines)
+        if not header:
+            raise ScoreDataError("no header line", path=p)
+        header = header[0]
+        if len(set(header)) != len(header):
+            raise ScoreDataError(f"repeated column names in the header {header}", path=p,
+                                 line=1 + header_lines)
+        lower = {c.lower(): c for c in header}
+        cols = {
+            SYSTEM: system or _find(lower, SYSTEM),
+            TOPIC: topic or _find(lower, TOPIC),
+            MEASURE: measure or _find(lower, MEASURE),
+            "value": value or _find(lower, "value"),
+        }
+        for role, col in cols.items():
+            if col is None or col not in header:
+                raise ScoreDataError(f"no {role} column (tried {COLUMN_ALIASES[role]}); "
+                                     f"header is {header}", path=p, line=1 + header_lines)
+        where = {role: header.index(col) for role, col in cols.items()}
+        rows = LongRows(cols, fail)
+        while block := [r for r in _next_rows(reader, BLOCK_ROWS, p, header_lines) if r]:
+            if set(map(len, block)) != {len(header)}:
+                k = next(k for k, r in enumerate(block) if len(r) != len(header))
+                raise fail(rows.n + k, f"expected {len(header)} fields as in the header, "
+                                       f"found {len(block[k])}")
+            rows.add({role: [r[k] for r in block] for role, k in where.items()},
+                     [r[where["value"]] for r in block], dialect.decimal)
+    if rows.n == 0:
         raise ScoreDataError("no rows after the header", path=p)
-    if len(set(header)) != len(header):
-        raise ScoreDataError(f"repeated column names in the header {header}", path=p,
-                             line=1 + header_lines)
-    df = pd.DataFrame(body, columns=header, dtype=object)
-    lower = {c.lower(): c for c in header}
-    cols = {
-        SYSTEM: system or _find(lower, SYSTEM),
-        TOPIC: topic or _find(lower, TOPIC),
-        MEASURE: measure or _find(lower, MEASURE),
-        "value": value or _find(lower, "value"),
-    }
-    for role, col in cols.items():
-        if col is None or col not in df.columns:
-            raise ScoreDataError(
-                f"no {role} column (tried {COLUMN_ALIASES[role]}); header is {header}", path=p, line=1 + header_lines
-            )
-    line_of_row = _line_numbers(rows[1:], first_line=2 + header_lines)
-    return _build(df, cols[SYSTEM], cols[TOPIC], cols[MEASURE], cols["value"], attrs,
-                  source=p, line_of_row=line_of_row, decimal=dialect.decimal, strict=strict)
+    return rows.cube(attrs, where=lambda row: f"line {line_of(row)}", strict=strict)
+
+
+def _next_rows(reader, n: int, path: Path, header_lines: int) -> list[list[str]]:
+    """Up to ``n`` more rows of ``reader`` (blank rows included, as ``[]``)."""
+    try:
+        return _decoded(path, lambda: list(itertools.islice(reader, n)))
+    except csv.Error as exc:
+        raise ScoreDataError(f"not a CSV line: {exc}", path=path,
+                             line=reader.line_num + header_lines) from None
+
+
+def _decoded(path: Path, read):
+    """``read()``; a byte that is not UTF-8 is an error naming its line (found again)."""
+    try:
+        return read()
+    except UnicodeDecodeError as exc:
+        raise ScoreDataError(f"not UTF-8 text ({exc.reason})", path=path,
+                             line=undecodable_line(path)) from None
+
+
+def _line_of_row(path: Path, delimiter: str, header_lines: int, row: int) -> int:
+    """The line on which data row ``row`` (0-based, blank rows not counted) ends."""
+    with open_text(path) as fh:
+        lines = itertools.islice(fh, header_lines, None)
+        reader = csv.reader(lines, delimiter=delimiter)
+        next(reader, None)  # the header
+        seen = -1
+        for fields in reader:
+            seen += bool(fields)
+            if seen == row:
+                break
+        return reader.line_num + header_lines
 
 
 def write_parquet(scores: xr.DataArray, path: str | os.PathLike) -> Path:
@@ -424,110 +462,6 @@ def _find(lower_columns: dict[str, object], role: str) -> str | None:
         if alias in lower_columns:
             return lower_columns[alias]  # type: ignore[return-value]
     return None
-
-
-def _line_numbers(rows: list[list[str]], *, first_line: int) -> np.ndarray:
-    return np.array([first_line + i for i, row in enumerate(rows) if row])
-
-
-def _build(
-    df: pd.DataFrame,
-    sys_col: str,
-    top_col: str,
-    mea_col: str,
-    val_col: str,
-    attrs: dict,
-    *,
-    source: Path | None,
-    line_of_row: np.ndarray | None = None,
-    decimal: str = ".",
-    strict: bool = False,
-) -> xr.DataArray:
-    def at(row: int) -> dict:
-        """Where a row came from: file and line, or the frame's row number."""
-        if source is None:
-            return {"prefix": f"row {row}: "}
-        return {"prefix": "", "path": source, "line": int(line_of_row[row])}
-
-    def fail(row: int, message: str) -> ScoreDataError:
-        loc = at(row)
-        return ScoreDataError(loc.pop("prefix") + message, **loc)
-
-    if df.empty:
-        raise ScoreDataError("no rows of scores")
-    labels = {}
-    for role, col in ((SYSTEM, sys_col), (TOPIC, top_col), (MEASURE, mea_col)):
-        column = df[col]
-        missing = column.isna().to_numpy() | (column.map(str).str.strip() == "").to_numpy()
-        if missing.any():
-            row = int(np.argmax(missing))
-            raise fail(row, f"missing {role} label in column {col!r}")
-        labels[role] = column.map(str).to_numpy()
-    values = _numeric(df[val_col], fail, decimal)
-    codes = {}
-    uniques = {}
-    for role in (SYSTEM, TOPIC, MEASURE):
-        codes[role], uniques[role] = pd.factorize(labels[role], sort=False)
-    flat = np.ravel_multi_index(
-        (codes[TOPIC], codes[SYSTEM], codes[MEASURE]),
-        (len(uniques[TOPIC]), len(uniques[SYSTEM]), len(uniques[MEASURE])),
-    )
-    order = np.argsort(flat, kind="stable")
-    sorted_flat = flat[order]
-    repeated = np.nonzero(sorted_flat[1:] == sorted_flat[:-1])[0]
-    for k in repeated:
-        a, b = order[k], order[k + 1]
-        va, vb = values[a], values[b]
-        if not (va == vb or (np.isnan(va) and np.isnan(vb))):
-            first, second = sorted((int(a), int(b)))
-            earlier = f"row {first}" if source is None else f"line {int(line_of_row[first])}"
-            raise fail(
-                second,
-                f"system {labels[SYSTEM][second]!r}, topic {labels[TOPIC][second]!r}, measure "
-                f"{labels[MEASURE][second]!r} is {float(values[second])!r} here but "
-                f"{float(values[first])!r} on {earlier}",
-            )
-    shape = (len(uniques[TOPIC]), len(uniques[SYSTEM]), len(uniques[MEASURE]))
-    cube_values = np.full(int(np.prod(shape)), np.nan)
-    cube_values[flat] = values
-    cube = labelled(
-        cube_values.reshape(shape),
-        topics=list(uniques[TOPIC]),
-        systems=list(uniques[SYSTEM]),
-        measures=list(uniques[MEASURE]),
-        attrs=attrs,
-    )
-    return validate(cube, copy=False, strict=strict)
-
-
-def _numeric(column: pd.Series, fail, decimal: str = ".") -> np.ndarray:
-    if decimal == "." and column.dtype.kind in "if":
-        out = column.to_numpy(dtype=np.float64)
-        if np.isinf(out).any():
-            i = int(np.argmax(np.isinf(out)))
-            raise fail(i, f"infinite value {out[i]!r}")
-        return out
-    out = np.empty(len(column), dtype=np.float64)
-    for i, raw in enumerate(column.to_numpy()):
-        if raw is None or (isinstance(raw, float) and np.isnan(raw)):
-            out[i] = np.nan
-            continue
-        if isinstance(raw, str):
-            if raw.strip().lower() in MISSING_MARKERS:
-                out[i] = np.nan
-                continue
-            if "_" in raw or (decimal != "." and "." in raw):
-                raise fail(i, f"value {raw!r} is not a number")
-            raw = raw.replace(decimal, ".") if decimal != "." else raw
-        elif isinstance(raw, bool | np.bool_):
-            raise fail(i, f"value {raw!r} is not a number")
-        try:
-            out[i] = float(raw)
-        except (TypeError, ValueError):
-            raise fail(i, f"value {raw!r} is not a number") from None
-        if np.isinf(out[i]):
-            raise fail(i, f"infinite value {raw!r}")
-    return out
 
 
 def _jsonable(attrs: dict) -> dict:
