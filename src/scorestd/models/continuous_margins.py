@@ -8,7 +8,7 @@ density truncated to [0, 1] and a beta kernel density (Chen 1999).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from scipy import special
@@ -16,7 +16,7 @@ from scipy import special
 from . import _grid
 from ._bounded import invert_cdf
 from .beta import fit_beta
-from .kde import _pairwise_mean, bandwidth, check_bandwidth
+from .kde import BandwidthOption, _pairwise_mean
 from .margins import ContinuousMargin
 from .truncnorm import TruncNormal
 
@@ -116,22 +116,8 @@ class Beta1Margin(ContinuousMargin):
         return np.where((x >= 0) & (x <= 1), out, -np.inf)
 
 
-class _KernelMargin(ContinuousMargin):
-    """Shared option handling of the kernel densities."""
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        check_bandwidth(self.options["bandwidth"])
-
-    @classmethod
-    def defaults(cls) -> dict[str, Any]:
-        return {"bandwidth": "silverman"}
-
-    def _rule(self, values: np.ndarray) -> np.ndarray:
-        h = self.options["bandwidth"]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return bandwidth(values, h) if isinstance(h, str) else np.full(values.shape[:-1],
-                                                                          float(h))
+class _KernelMargin(BandwidthOption, ContinuousMargin):
+    """The kernel densities among the margins (their bandwidth option as :class:`KDE`'s)."""
 
 
 def _gauss_cdf(x, s, h):
@@ -169,7 +155,7 @@ class NormalKernelMargin(_KernelMargin):
         return ("sample", "bandwidth")
 
     def _fit(self, values, degenerate):
-        h = self._rule(values)
+        h = self._bandwidth(values)
         h = np.where(degenerate | ~(h > 0), np.nan, h)
         return {"sample": np.sort(values, axis=-1), "bandwidth": h}
 
@@ -246,7 +232,7 @@ class BetaKernelMargin(_KernelMargin):
 
     def _fit(self, values, degenerate):
         sample = np.sort(np.clip(values, CAP, 1 - CAP), axis=-1)
-        h = self._rule(sample)
+        h = self._bandwidth(sample)
         with np.errstate(invalid="ignore", divide="ignore"):
             b = h * h / np.nanmean(sample * (1 - sample), axis=-1)
         b = np.where(degenerate | ~(b > 0), np.nan, b)

@@ -51,7 +51,32 @@ def bandwidth(values: np.ndarray, rule: str = "silverman") -> np.ndarray:
     return 0.9 * np.where(spread > 0, spread, sd) * n ** -0.2
 
 
-class KDE(Model):
+class BandwidthOption:
+    """The ``bandwidth`` option of the kernel densities: a rule's name or a number.
+
+    Mixed into every kernel density model (:class:`KDE` and the kernel margins), before
+    its model base class.
+    """
+
+    options: dict[str, Any]
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        check_bandwidth(self.options["bandwidth"])
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {"bandwidth": "silverman"}
+
+    def _bandwidth(self, values: np.ndarray) -> np.ndarray:
+        """The bandwidth of each row of ``values`` (by the rule, or the number given)."""
+        h = self.options["bandwidth"]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return bandwidth(values, h) if isinstance(h, str) else np.full(values.shape[:-1],
+                                                                          float(h))
+
+
+class KDE(BandwidthOption, Model):
     """Gaussian kernel density per topic, reflected at 0 and 1, with an exact cdf.
 
     Each reference score ``x_i`` contributes a Gaussian kernel of bandwidth ``h`` and
@@ -85,22 +110,12 @@ class KDE(Model):
     reference: ClassVar[str] = "Schuster (1985); Silverman (1986)"
     bounded: ClassVar[bool] = True
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        check_bandwidth(self.options["bandwidth"])
-
-    @classmethod
-    def defaults(cls) -> dict[str, Any]:
-        return {"bandwidth": "silverman"}
-
     @classmethod
     def param_names(cls) -> tuple[str, ...]:
         return ("sample", "bandwidth")
 
     def _fit(self, values: np.ndarray, degenerate: np.ndarray) -> dict[str, np.ndarray]:
-        h = self.options["bandwidth"]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            bw = bandwidth(values, h) if isinstance(h, str) else np.full(values.shape[:-1], h)
+        bw = self._bandwidth(values)
         return {"sample": np.sort(values, axis=-1), "bandwidth": np.where(degenerate, np.nan, bw)}
 
     def _cdf(self, x, *, sample, bandwidth):
