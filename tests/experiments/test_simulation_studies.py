@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import scorestd
 from scorestd.simulation import fit_simulator
@@ -29,6 +30,28 @@ def test_achieved_power_is_near_the_promised_power(sim, tmp_path):
     import matplotlib.pyplot as plt
 
     plt.close(res.plot(tmp_path / "tss.png"))
+
+
+def test_achieved_power_against_a_scipy_loop(sim):
+    res = scorestd.topic_set_validation(sim, schemes=["raw"], min_diff=0.1, trials=12,
+                                        truth_topics=2000, seed=3)
+    # reference: the same simulated collections (spawn keys 0 for the truth, 1 for the
+    # first scheme), every near pair tested with scipy.stats.ttest_rel, trial by trial
+    root = np.random.SeedSequence(3)
+    truth = scorestd.simulate(sim, n_topics=2000, seed=np.random.SeedSequence(
+        root.entropy, spawn_key=(0,))).values[0, :, :, 0]
+    n = int(res.data["n_topics"].item())
+    cubes = scorestd.simulate(sim, n_topics=n, trials=12, seed=np.random.SeedSequence(
+        root.entropy, spawn_key=(1,))).values[..., 0]
+    means = truth.mean(axis=0)
+    pairs = [(i, j) for i in range(40) for j in range(i + 1, 40)
+             if abs(abs(means[i] - means[j]) - 0.1) <= 0.2 * 0.1]
+    rates = [np.mean([stats.ttest_rel(c[:, i], c[:, j]).pvalue < 0.05 for i, j in pairs])
+             for c in cubes]
+    assert int(res.data["pairs"].item()) == len(pairs)
+    np.testing.assert_allclose(res.data["trial_power"].sel(scheme="raw"), rates)
+    assert res.data["achieved_power"].item() == pytest.approx(np.mean(rates))
+    assert res.data["achieved_se"].item() == pytest.approx(np.std(rates, ddof=1) / np.sqrt(12))
 
 
 def test_estd_spread_shrinks_with_the_pool(sim, tmp_path):

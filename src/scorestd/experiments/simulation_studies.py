@@ -47,7 +47,9 @@ def _as_simulator(scores: Any, measure: str | None) -> Simulator:
 class TopicSetValidation(Experiment):
     """Result of :func:`topic_set_validation`: per scheme the designed topic set size,
     the promised power and the achieved power (with its Monte Carlo standard error and
-    the number of system pairs near ``min_diff``)."""
+    the number of system pairs near ``min_diff``); ``trial_power`` (scheme × trial) is
+    each simulated collection's rate of significant pairs among those, whose mean is the
+    achieved power and whose spread gives its standard error."""
 
     def summary(self) -> pd.DataFrame:
         """One row per scheme.
@@ -61,8 +63,8 @@ class TopicSetValidation(Experiment):
         >>> list(res.summary().columns)
         ['n_topics', 'promised_power', 'achieved_power', 'achieved_se', 'pairs']
         """
-        return self.data.to_dataframe()[["n_topics", "promised_power", "achieved_power",
-                                          "achieved_se", "pairs"]]
+        return self.data.drop_dims("trial").to_dataframe()[
+            ["n_topics", "promised_power", "achieved_power", "achieved_se", "pairs"]]
 
     def plot(self, path: Any = None, **kwargs: Any):
         """Achieved (with ±2 SE) against promised power per scheme."""
@@ -148,7 +150,7 @@ def topic_set_validation(
         root.entropy, spawn_key=(*root.spawn_key, 0))).values[0, :, :, 0]
     i, j = np.triu_indices(len(sim.systems), k=1)
     rows = {k: [] for k in ("n_topics", "promised_power", "achieved_power", "achieved_se",
-                            "pairs")}
+                            "pairs", "trial_power")}
     from scipy import stats
 
     for s, scheme in enumerate(schemes):
@@ -162,17 +164,20 @@ def topic_set_validation(
             root.entropy, spawn_key=(*root.spawn_key, 1 + s))).values[..., 0]
         t, df = paired_t_complete(_standardize(model, cubes))
         crit = stats.t.ppf(1 - alpha / 2, df)
-        with np.errstate(invalid="ignore"):
-            hits = (np.abs(t[:, near]) > crit).mean(axis=0) if near.any() else np.array([])
-        power = float(hits.mean()) if hits.size else np.nan
-        # pairs and trials are not independent: the SE is over pairs' rates
-        se = float(hits.std(ddof=1) / np.sqrt(hits.size)) if hits.size > 1 else np.nan
+        with np.errstate(invalid="ignore"):  # a NaN t (no variance) is no rejection
+            by_trial = ((np.abs(t[:, near]) > crit).mean(axis=1) if near.any()
+                        else np.full(trials, np.nan))
+        # the pairs of one trial share its topics, the trials are independent: the
+        # Monte Carlo SE is that of the mean of the trials' rates
+        power = float(by_trial.mean())
+        se = float(by_trial.std(ddof=1) / np.sqrt(trials)) if trials > 1 else np.nan
         for key, value in (("n_topics", n), ("promised_power", 1 - beta),
                            ("achieved_power", power), ("achieved_se", se),
-                           ("pairs", int(near.sum()))):
+                           ("pairs", int(near.sum())), ("trial_power", by_trial)):
             rows[key].append(value)
-    data = xr.Dataset({k: ("scheme", np.asarray(v)) for k, v in rows.items()},
-                      coords={"scheme": list(schemes)},
+    data = xr.Dataset({k: (("scheme", "trial")[:np.ndim(v)], np.asarray(v))
+                       for k, v in rows.items()},
+                      coords={"scheme": list(schemes), "trial": np.arange(trials)},
                       attrs={"experiment": "topic set size validation",
                              "data": str(sim.observed.attrs.get("collection", "scores")),
                              "measure": sim.margins.measure, "min_diff": min_diff,
