@@ -166,3 +166,21 @@ def test_vine_pair_copulas_make_rank_tests_liberal():
     assert res.data.attrs["copula"] == "vine"
     assert abs(t.sel(test="paired_t").item() - 0.1) < 4 * np.sqrt(0.09 / 320)
     assert t.sel(test="wilcoxon").item() > t.sel(test="paired_t").item()
+
+
+def test_vine_pair_copulas_fitted_on_a_cluster_give_the_same_rates(monkeypatch):
+    pytest.importorskip("pyvinecopulib")
+    distributed = pytest.importorskip("distributed")
+    from scorestd.experiments import significance_errors
+
+    monkeypatch.setattr(significance_errors, "PAIRS_PER_TASK", 16)  # several tasks
+    cube = scorestd.datasets.load("adhoc8").isel(system=slice(0, 30))
+    kw = dict(measures=["ap"], n_topics=[25], deltas=[0.05], tests=["paired_t", "sign"],
+              trials=128, trials_type2=64, copula="vine", seed=6)
+    local = error_rates({"a8": cube}, **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = error_rates({"a8": cube}, client=client, **kw)
+    for name in ("type1", "power", "type3"):
+        np.testing.assert_array_equal(remote.data[name].values, local.data[name].values)

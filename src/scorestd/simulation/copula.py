@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._options import MarginCriterion, check_option
+from .._options import MarginCriterion, check_count, check_option
 from ..errors import ScorestdError
 
 __all__ = ["GaussianCopula", "VineCopula", "pseudo_observations"]
@@ -154,13 +154,15 @@ def _families(pv: Any, family_set: Sequence[str] | None) -> list:
 
 
 def fit_pair_copulas(x: np.ndarray, *, family_set: Sequence[str] | None = None,
-                     criterion: MarginCriterion = "aic", method: str = "itau") -> np.ndarray:
+                     criterion: MarginCriterion = "aic", method: str = "itau",
+                     threads: int = 1) -> np.ndarray:
     """A bivariate copula (``pyvinecopulib.Bicop``) for every pair of columns of ``x``.
 
     Each pair's family (and rotation) is selected by ``criterion`` among ``family_set``
     (default: every parametric family) on the pseudo-observations, as Urbano, Lima &
     Hanjalic (2019) do with R's ``VineCopula::BiCopSelect``; ``method`` fits the
-    parameters (``"itau"``: inversion of Kendall's τ, fast; ``"mle"``).
+    parameters (``"itau"``: inversion of Kendall's τ, fast; ``"mle"``). ``threads``
+    fit the candidate families of a pair in parallel (the same selection).
 
     Returns
     -------
@@ -171,7 +173,8 @@ def fit_pair_copulas(x: np.ndarray, *, family_set: Sequence[str] | None = None,
     pv = _vine_module()
     check_option(method, ("itau", "mle"), "method")
     controls = pv.FitControlsBicop(family_set=_families(pv, family_set),
-                                   selection_criterion=criterion, parametric_method=method)
+                                   selection_criterion=criterion, parametric_method=method,
+                                   num_threads=check_count("threads", threads))
     u = pseudo_observations(np.asarray(x, dtype=np.float64))
     out = np.empty((u.shape[1], u.shape[1]), dtype=object)
     for i in range(u.shape[1]):
