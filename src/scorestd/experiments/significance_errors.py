@@ -368,9 +368,10 @@ def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, test
     blocks = np.arange(n_blocks)
     keep = np.minimum(trials - blocks * _random.BLOCK, _random.BLOCK)
     if design.keys is not None:  # fit the pair copulas the trials draw (once per pool)
+        # whole blocks: a block draws all its trials' pairs, the last one's unused ones too
         drawn = np.unique(np.concatenate([
-            _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1][:k]
-            for b, k in zip(blocks, keep, strict=True)]))
+            _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1]
+            for b in blocks]))
         design.copulas = np.empty(len(design.keys), dtype=object)
         ordered = np.sort(design.keys[drawn, 1:], axis=1)
         design.copulas[drawn] = pool.pair_copulas(
