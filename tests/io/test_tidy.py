@@ -208,3 +208,13 @@ def test_reading_pauses_the_collector_and_restores_it(tmp_path):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=50),
+       st.sampled_from(["{!r}", "{:.4f}", "{:.20e}", "{:.17g}"]))
+def test_property_text_values_are_read_as_python_reads_them(values, pattern):
+    # "values with full precision": the same float64 as Python's correctly rounded float()
+    text = [pattern.format(v) for v in values]
+    got = long_rows.parse_values(text, lambda row, message: ScoreDataError(message))
+    np.testing.assert_array_equal(got, [float(t) for t in text])
