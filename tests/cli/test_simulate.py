@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import xarray as xr
 
 from scorestd.cli import main
@@ -37,3 +38,22 @@ def test_experiment_error_rates(capsys, tmp_path):
     with xr.open_dataset(save) as ds:
         assert ds["type1"].sizes["alpha"] == 19
     assert (tmp_path / "er.png").stat().st_size > 0
+
+
+def test_experiment_error_rates_with_pair_copulas(capsys, tmp_path):
+    pytest.importorskip("pyvinecopulib")
+    save = tmp_path / "rates.nc"
+    code = main(["experiment", "error-rates", "--data", "adhoc8", "--measure", "ap",
+                 "--n-topics", "25", "--deltas", "none", "--tests", "paired_t",
+                 "--trials", "70", "--copula", "vine", "--no-progress", "--no-figure",
+                 "--save", str(save)])
+    assert code == 0, capsys.readouterr().err
+    with xr.open_dataset(save) as ds:
+        assert ds.attrs["copula"] == "vine"
+
+
+def test_experiment_error_rates_vine_without_the_extra(capsys, without_pyvinecopulib):
+    code = main(["experiment", "error-rates", "--data", "adhoc8", "--measure", "ap",
+                 "--trials", "64", "--copula", "vine", "--no-progress", "--no-figure"])
+    assert code == 1
+    assert 'pip install "scorestd[vine]"' in capsys.readouterr().err

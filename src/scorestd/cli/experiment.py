@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+from typing import get_args
 
+from .._options import SimulationCopula
 from ..errors import ScorestdError
 from ._common import (
     add_command,
@@ -61,6 +63,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="Type II trials per δ (default: --trials / 5)")
     er.add_argument("--resamples", "-B", type=int, default=2000,
                     help="permutation/bootstrap resamples (default 2000)")
+    er.add_argument("--copula", choices=get_args(SimulationCopula), default="gaussian",
+                    help="dependence of a pair of runs: gaussian (fast; default) or vine "
+                         "(a copula per pair by AIC, as the paper; scorestd[vine])")
     er.add_argument("--save", help="write the rates to this netCDF file")
 
 
@@ -104,7 +109,8 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
               "B": args.resamples, "seed": args.seed, "batch_size": args.batch_size,
-              "memory": args.memory, "progress": not args.no_progress, "deltas": deltas}
+              "memory": args.memory, "progress": not args.no_progress, "deltas": deltas,
+              "copula": args.copula}
     if args.n_topics:
         kwargs["n_topics"] = split_list(args.n_topics, int)
     if args.tests:
