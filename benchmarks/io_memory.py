@@ -6,6 +6,7 @@ above the interpreter's baseline (scorestd, numpy, xarray already imported):
     python benchmarks/io_memory.py read-matrix   # 2,000 topics × 5,000 systems (≈ 70 MB)
     python benchmarks/io_memory.py write-long    # 1,000 × 1,000 × 10 = 10 million cells
     python benchmarks/io_memory.py read-long [CELLS]  # a long CSV of CELLS cells (10 million)
+    python benchmarks/io_memory.py read-trec-eval [RUNS]  # RUNS files of 50 topics × 110 measures
 
 Targets (issue 14): the read peaks at ≤ 3× the cube's bytes above the baseline; the write
 peaks at ≤ 300 MB and is ≥ 4× faster than the former writer (46 s, 3.3 GB).
@@ -80,10 +81,27 @@ def read_long(folder: Path, cells: int = 10_000_000) -> None:
           f"{times:.2f}× the cube ({back.nbytes / 2**20:.0f} MB)")
 
 
+def read_trec_eval(folder: Path, runs: int = 300) -> None:
+    rng = np.random.default_rng(0)
+    measures = [f"m{k}" for k in range(110)]
+    for r in range(runs):  # trec_eval -q output: 110 measures per topic, then "all"
+        lines = [f"runid\tall\trun{r}"]
+        for t in range(401, 451):
+            lines += [f"{m}\t{t}\t{v:.4f}" for m, v in zip(measures, rng.random(110), strict=True)]
+        lines += [f"{m}\tall\t0.5" for m in measures]
+        (folder / f"run{r}.eval").write_text("\n".join(lines) + "\n")
+    cube, seconds, above, times = timed_read(scorestd.read_trec_eval, sorted(folder.iterdir()))
+    print(f"read-trec-eval: {runs} files, {cube.size / 1e6:.2f} million cells, {seconds:.1f} s, "
+          f"peak {above:.0f} MB above baseline = {times:.2f}× the cube "
+          f"({cube.nbytes / 2**20:.0f} MB)")
+
+
 if __name__ == "__main__":
     case = sys.argv[1] if len(sys.argv) > 1 else "read-matrix"
     with tempfile.TemporaryDirectory() as tmp:
         if case == "read-long":
             read_long(Path(tmp), int(sys.argv[2]) if len(sys.argv) > 2 else 10_000_000)
+        elif case == "read-trec-eval":
+            read_trec_eval(Path(tmp), int(sys.argv[2]) if len(sys.argv) > 2 else 300)
         else:
             {"read-matrix": read_matrix, "write-long": write_long}[case](Path(tmp))

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import tempfile
+import warnings
+from pathlib import Path
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorestd.errors import ScoreDataError, ScorestdWarning
 from scorestd.io import read_trec_eval
@@ -101,3 +107,34 @@ def test_same_run_name_twice_and_missing_file(runs):
         read_trec_eval([runs / "b.eval", runs / "c.eval"])
     with pytest.raises(ScoreDataError, match="no such file"):
         read_trec_eval([runs / "missing.eval"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.dictionaries(
+    st.tuples(st.sampled_from(["401", "402", "10", "7"]),
+              st.sampled_from(["map", "P_10", "ndcg_cut_20"])),
+    st.integers(0, 10).map(lambda k: k / 10), min_size=1, max_size=12), min_size=1, max_size=4),
+    st.randoms())
+def test_property_the_cube_of_a_plain_loop(files, random):
+    # reference: every (topic, measure, value) of every file put in place by a plain loop,
+    # over every topic and measure seen (the default: a run's missing cells are NaN)
+    folder = Path(tempfile.mkdtemp())
+    for k, cells in enumerate(files):
+        lines = [f"{m}\t{t}\t{v}" for (t, m), v in cells.items()]
+        lines += random.sample(lines, k=len(lines) // 2)  # identical repeats
+        random.shuffle(lines)
+        (folder / f"r{k}.eval").write_text("\n".join([*lines, f"runid\tall\tr{k}"]) + "\n")
+    measures = list(dict.fromkeys(m for cells in files for (_, m) in cells))
+    topics = set.union(*({t for t, _ in cells} for cells in files))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScorestdWarning)  # different topics or measures
+        cube = read_trec_eval(sorted(folder.iterdir()))
+    assert set(cube.topic.values) == topics and list(cube.measure.values) == sorted(
+        measures, key=list(cube.measure.values).index)
+    assert set(cube.measure.values) == set(measures)
+    for s, cells in enumerate(files):
+        for t in topics:
+            for m in measures:
+                want = cells.get((t, m), np.nan)
+                got = cube.sel(topic=t, system=f"r{s}", measure=m).item()
+                assert got == want or (np.isnan(got) and np.isnan(want))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +27,24 @@ TEXT_MEASURES = frozenset({"runid", "relstring"})
 
 #: The topic field of trec_eval's summary lines (averages over topics, not a topic).
 SUMMARY_TOPIC = "all"
+
+
+@dataclass
+class _RunCells:
+    """The per-topic scores of one file, compact: 16 bytes a score once it is parsed."""
+
+    runid: str | None
+    topics: list[str]  # labels in order of first appearance
+    measures: list[str]
+    topic_code: np.ndarray  # int32, one per score
+    measure_code: np.ndarray  # int32
+    values: np.ndarray  # float64
+
+    def topics_with(self, measures: Iterable[str]) -> set[str]:
+        """The topics that have a score for one of ``measures``."""
+        codes = [k for k, m in enumerate(self.measures) if m in set(measures)]
+        return {self.topics[t] for t in np.unique(self.topic_code[np.isin(self.measure_code,
+                                                                           codes)])}
 
 
 def read_trec_eval(
@@ -111,8 +130,8 @@ def read_trec_eval(
     parsed = [_parse_file(f, strict) for f in files]
     run_files: dict[str, Path] = {}
     run_names: list[str] = []
-    for i, (path, (runid, _)) in enumerate(zip(files, parsed, strict=True)):
-        name = names[i] if names is not None else (runid or path.stem)
+    for i, (path, run) in enumerate(zip(files, parsed, strict=True)):
+        name = names[i] if names is not None else (run.runid or path.stem)
         if name in run_files:
             raise ScoreDataError(
                 f"run name {name!r} is also the run of {run_files[name]}; pass runs= to rename",
@@ -121,26 +140,24 @@ def read_trec_eval(
         run_files[name] = path
         run_names.append(name)
 
-    measure_set: dict[str, None] = {}
-    for _, cells in parsed:
-        for _, measure in cells:
-            measure_set.setdefault(measure)
+    measure_set = dict.fromkeys(m for run in parsed for m in run.measures)
     wanted = list(measure_set) if measures is None else list(measures)
     for m in wanted:
         if m not in measure_set:
             raise ScoreDataError(f"measure {m!r} is in none of the files {[str(f) for f in files]}")
-    per_run = {name: {t for t, m in cells if m in wanted}
-               for name, (_, cells) in zip(run_names, parsed, strict=True)}
+    per_run = {name: run.topics_with(wanted) for name, run in zip(run_names, parsed, strict=True)}
     _warn_missing_measures(run_names, parsed, wanted)
     kept, policy = align_topics(per_run, topics, what="trec_eval files")
     topic_list = sorted(kept, key=_natural_key)
     topic_index = {t: i for i, t in enumerate(topic_list)}
     measure_index = {m: i for i, m in enumerate(wanted)}
     values = np.full((len(topic_list), len(files), len(wanted)), np.nan)
-    for s, (_, cells) in enumerate(parsed):
-        for (topic, measure), value in cells.items():
-            if measure in measure_index and topic in topic_index:
-                values[topic_index[topic], s, measure_index[measure]] = value
+    for s, run in enumerate(parsed):
+        rows = np.array([topic_index.get(t, -1) for t in run.topics], dtype=np.intp)
+        cols = np.array([measure_index.get(m, -1) for m in run.measures], dtype=np.intp)
+        row, col = rows[run.topic_code], cols[run.measure_code]
+        keep = (row >= 0) & (col >= 0)
+        values[row[keep], s, col[keep]] = run.values[keep]
     attrs = {
         "source": ", ".join(str(f) for f in files),
         "source_format": "trec_eval",
@@ -193,8 +210,8 @@ def align_topics(per_run: dict[str, set[str]], policy: TopicSet | None, *,
 
 def _warn_missing_measures(run_names: list[str], parsed: list, wanted: list[str]) -> None:
     lacking = {}
-    for name, (_, cells) in zip(run_names, parsed, strict=True):
-        present = {m for _, m in cells}
+    for name, run in zip(run_names, parsed, strict=True):
+        present = set(run.measures)
         missing = [m for m in wanted if m not in present]
         if missing:
             lacking[name] = missing
@@ -243,7 +260,7 @@ def _looks_like_trec_eval(path: Path) -> bool:
     return True
 
 
-def _parse_file(path: Path, strict: bool = False) -> tuple[str | None, dict[tuple[str, str], float]]:
+def _parse_file(path: Path, strict: bool = False) -> _RunCells:
     runid: tuple[str, int] | None = None
     cells: dict[tuple[str, str], float] = {}
     first_line: dict[tuple[str, str], int] = {}
@@ -292,7 +309,20 @@ def _parse_file(path: Path, strict: bool = False) -> tuple[str | None, dict[tupl
     if not cells:
         raise ScoreDataError("no per-topic lines (was trec_eval run with -q?)", path=path)
     _check_ranges(path, cells, first_line, runid[0] if runid else path.stem, strict)
-    return (runid[0] if runid else None), cells
+    return _compact(runid[0] if runid else None, cells)
+
+
+def _compact(runid: str | None, cells: dict[tuple[str, str], float]) -> _RunCells:
+    """The scores of ``cells`` as codes and values (the dict of one file is then freed)."""
+    topics: dict[str, int] = {}
+    measures: dict[str, int] = {}
+    n = len(cells)
+    topic_code = np.fromiter((topics.setdefault(t, len(topics)) for t, _ in cells),
+                             dtype=np.int32, count=n)
+    measure_code = np.fromiter((measures.setdefault(m, len(measures)) for _, m in cells),
+                               dtype=np.int32, count=n)
+    values = np.fromiter(cells.values(), dtype=np.float64, count=n)
+    return _RunCells(runid, list(topics), list(measures), topic_code, measure_code, values)
 
 
 def _check_ranges(path: Path, cells: dict[tuple[str, str], float],
