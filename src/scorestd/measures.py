@@ -14,6 +14,7 @@ Only raw scores are checked: a cube whose ``attrs`` carry ``standardization`` (s
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -168,6 +169,12 @@ def measure_info(name: str) -> Measure | None:
     text = str(name)
     if text in _REGISTERED:
         return _REGISTERED[text]
+    return _known_measure(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _known_measure(text: str) -> Measure | None:
+    """The built-in entry for a label (labels recur: the parse is kept)."""
     base = _PARAMETERS.sub("", text).strip().lower()
     cutoff = None
     if base not in _ALIASES:

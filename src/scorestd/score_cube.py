@@ -241,8 +241,9 @@ def _already_canonical(obj: Any, copy: bool) -> xr.DataArray | None:
     data = obj.data
     if type(data) is not np.ndarray or data.dtype != np.float64:
         return None
+    indexes = obj.indexes
     for dim in CUBE_DIMS:
-        index = obj.indexes.get(dim)
+        index = indexes.get(dim)
         if (index is None or not isinstance(index.dtype, pd.StringDtype) or len(index) == 0
                 or not index.is_unique or index.hasnans or "" in index):
             return None
