@@ -176,3 +176,18 @@ def test_batches_reuse_their_buffers():
 
     run_batches(compute, draw_trials(1, 10, _sample), batch_size=3)
     assert len(seen) == 4 and len(set(seen)) == 1
+
+
+def test_lazy_draws_are_the_spawned_children_and_travel_light():
+    import pickle
+
+    parent = np.random.SeedSequence(11, spawn_key=(3,))
+    parent.spawn(2)  # a root that has given two children already
+    want = np.stack([_sample(np.random.default_rng(child))
+                     for child in np.random.SeedSequence(
+                         11, spawn_key=(3,), n_children_spawned=2).spawn(40)])
+    lazy = draw_trials(parent, 40, _sample, lazy=True)
+    np.testing.assert_array_equal(lazy.arrays(), want)
+    np.testing.assert_array_equal(lazy[25:31].arrays(), want[25:31])
+    # what goes to a worker does not grow with the trials it covers
+    assert len(pickle.dumps(draw_trials(1, 100_000, _sample, lazy=True))) < 1_000

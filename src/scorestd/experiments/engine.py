@@ -33,7 +33,7 @@ import functools
 import math
 import sys
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -107,7 +107,8 @@ def draw_trials(
     """
     trials = _check_trials(trials)
     root = experiment_root(seed)
-    draws = TrialDraws(root.spawn(trials), draw)
+    first = root.n_children_spawned  # the children root.spawn(trials) would give
+    draws = TrialDraws(root, draw, range(first, first + trials))
     return draws if lazy else draws.arrays()
 
 
@@ -130,23 +131,32 @@ class TrialDraws:
     """The index sets of a range of trials, drawn when asked (:func:`draw_trials`).
 
     Drawing costs tens of microseconds a trial (a generator per trial): drawn batch by
-    batch, on the workers of a cluster, it is no longer a serial step of a study.
+    batch, on the workers of a cluster, it is no longer a serial step of a study. The
+    trials' seeds are made where they are drawn: child ``k`` of the root is
+    ``SeedSequence(entropy, spawn_key=(*spawn_key, k))``, what ``root.spawn`` gives, so a
+    range of trials travels to a worker as the root and two numbers.
     """
 
-    def __init__(self, children: Sequence[np.random.SeedSequence],
-                 draw: Callable[[np.random.Generator], Any]) -> None:
-        self.children = list(children)
+    def __init__(self, root: np.random.SeedSequence,
+                 draw: Callable[[np.random.Generator], Any], trials: range) -> None:
+        self.root = root
         self.draw = draw
+        self.trials = trials
 
     def __len__(self) -> int:
-        return len(self.children)
+        return len(self.trials)
 
     def __getitem__(self, trials: slice) -> TrialDraws:
-        return TrialDraws(self.children[trials], self.draw)
+        return TrialDraws(self.root, self.draw, self.trials[trials])
+
+    def child(self, k: int) -> np.random.SeedSequence:
+        """The seed of trial ``k`` (counted from the root's first child)."""
+        return np.random.SeedSequence(self.root.entropy, spawn_key=(*self.root.spawn_key, k),
+                                      pool_size=self.root.pool_size)
 
     def arrays(self) -> np.ndarray | tuple[np.ndarray, ...]:
         """The draws of these trials, stacked along a leading ``trial`` axis."""
-        draws = [self.draw(np.random.default_rng(child)) for child in self.children]
+        draws = [self.draw(np.random.default_rng(self.child(k))) for k in self.trials]
         if isinstance(draws[0], tuple):
             return tuple(np.stack(parts) for parts in zip(*draws, strict=True))
         return np.stack(draws)
