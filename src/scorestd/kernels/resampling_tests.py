@@ -25,8 +25,10 @@ from .rank_tests import PairTestResult
 __all__ = ["bootstrap_all_pairs", "bootstrap_counts", "mean_difference_pvalues",
            "permutation_all_pairs", "sign_flips"]
 
-# Max cells of a (..., B_chunk, P) block of resampled statistics.
-_CHUNK_CELLS = 2**23
+# Max cells of a (..., B_chunk, P) block of resampled statistics: 16 MiB, cache-sized
+# (measured: 64 MiB blocks were fresh pages on a first call, 2-4x slower, and 15-30%
+# slower on repeated calls; the p-values do not depend on it).
+_CHUNK_CELLS = 2**21
 # Resampled statistics within this relative distance of the observed one count as
 # "as extreme" (they are equal in exact arithmetic, e.g. the identity flip).
 _REL_TOL = 1e-9
