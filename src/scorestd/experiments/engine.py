@@ -40,7 +40,7 @@ import numpy as np
 
 from .._options import DEFAULT_MEMORY, MEMORY_ENV, check_count, memory_budget
 from ..kernels.blas import single_threaded_blas
-from ..kernels.seeds import root_sequence
+from ..kernels.seeds import child_sequence, root_sequence
 from ..kernels.workspace import Workspace, reusing_buffers
 
 __all__ = ["DEFAULT_MEMORY", "MEMORY_ENV", "TrialDraws", "batch_slices", "draw_trials",
@@ -151,8 +151,7 @@ class TrialDraws:
 
     def child(self, k: int) -> np.random.SeedSequence:
         """The seed of trial ``k`` (counted from the root's first child)."""
-        return np.random.SeedSequence(self.root.entropy, spawn_key=(*self.root.spawn_key, k),
-                                      pool_size=self.root.pool_size)
+        return child_sequence(self.root, k)
 
     def arrays(self) -> np.ndarray | tuple[np.ndarray, ...]:
         """The draws of these trials, stacked along a leading ``trial`` axis."""

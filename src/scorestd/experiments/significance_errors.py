@@ -53,7 +53,7 @@ from ..errors import ScoreDataError, ScorestdWarning
 from ..io.figures import save_figure
 from ..kernels.rank_tests import sign_test_all_pairs, wilcoxon_all_pairs
 from ..kernels.resampling_tests import mean_difference_pvalues
-from ..kernels.seeds import seed_record
+from ..kernels.seeds import child_sequence, seed_record
 from ..kernels.t_decisions import paired_t_complete
 from ..models._grid import stacked, table_inverse
 from ..score_cube import validate
@@ -143,8 +143,7 @@ class _Pool:
         else:
             threads = min(4, os.cpu_count() or 1)  # the families of one pair, in parallel
             self.fitted.update(zip(new, _fit_pairs(new, self.pobs, threads), strict=True))
-        return np.array([self.fitted[key] for key in map(tuple, keys.tolist())] or [],
-                        dtype=object)
+        return np.array([self.fitted[key] for key in map(tuple, keys.tolist())], dtype=object)
 
 
 #: Pair copulas fitted per task on a cluster (each fit takes about 10 ms).
@@ -598,7 +597,7 @@ def error_rates(
         families[measure] = pool.families
         design = _type1_design(pool)
         for k, n in enumerate(sizes):
-            child = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, m, k, 0))
+            child = child_sequence(root, m, k, 0)
             out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
                        **kwargs)
             valid1[m, k] = out["valid"]
@@ -606,8 +605,7 @@ def error_rates(
         for j in range(n_d):
             design2 = _type2_design(pool, float(deltas_arr[j]))
             for k, n in enumerate(sizes):
-                child = np.random.SeedSequence(root.entropy,
-                                               spawn_key=(*root.spawn_key, m, k, j + 1))
+                child = child_sequence(root, m, k, j + 1)
                 out = _run(design2, pool, n, trials_type2, child,
                            desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}", **kwargs)
                 valid2[m, k, j] = out["valid"]

@@ -23,7 +23,7 @@ import xarray as xr
 
 from .._options import check_count, check_probability
 from ..design import topic_set_size
-from ..kernels.seeds import seed_record
+from ..kernels.seeds import child_sequence, seed_record
 from ..kernels.t_decisions import paired_t_complete
 from ..models.schemes import check_schemes, scheme_model
 from ..simulation import _random
@@ -146,8 +146,8 @@ def topic_set_validation(
     from ..simulation.simulator import simulate
 
     root = _random.root_sequence(seed)
-    truth = simulate(sim, n_topics=truth_topics, trials=1, seed=np.random.SeedSequence(
-        root.entropy, spawn_key=(*root.spawn_key, 0))).values[0, :, :, 0]
+    truth = simulate(sim, n_topics=truth_topics, trials=1,
+                     seed=child_sequence(root, 0)).values[0, :, :, 0]
     i, j = np.triu_indices(len(sim.systems), k=1)
     rows = {k: [] for k in ("n_topics", "promised_power", "achieved_power", "achieved_se",
                             "pairs", "trial_power")}
@@ -160,8 +160,8 @@ def topic_set_validation(
         true_means = _standardize(model, truth).mean(axis=0)
         diff = np.abs(true_means[i] - true_means[j])
         near = np.abs(diff - min_diff) <= tolerance * min_diff
-        cubes = simulate(sim, n_topics=n, trials=trials, seed=np.random.SeedSequence(
-            root.entropy, spawn_key=(*root.spawn_key, 1 + s))).values[..., 0]
+        cubes = simulate(sim, n_topics=n, trials=trials,
+                         seed=child_sequence(root, 1 + s)).values[..., 0]
         t, df = paired_t_complete(_standardize(model, cubes))
         crit = stats.t.ppf(1 - alpha / 2, df)
         with np.errstate(invalid="ignore"):  # a NaN t (no variance) is no rejection
@@ -284,15 +284,14 @@ def estd_stability(
     from ..simulation.simulator import simulate
 
     root = _random.root_sequence(seed)
-    cubes = simulate(sim, n_topics=n_topics, trials=trials, seed=np.random.SeedSequence(
-        root.entropy, spawn_key=(*root.spawn_key, 0))).values[..., 0]  # (N, T, S)
+    cubes = simulate(sim, n_topics=n_topics, trials=trials,
+                     seed=child_sequence(root, 0)).values[..., 0]  # (N, T, S)
     s = systems.index(system)
     others = np.delete(np.arange(len(systems)), s)
     fixed = cubes[..., s]  # (N, T)
     empirical = scheme_model("E")
     out = np.empty((trials, len(sizes)))
-    rng = np.random.default_rng(np.random.SeedSequence(root.entropy,
-                                                       spawn_key=(*root.spawn_key, 1)))
+    rng = np.random.default_rng(child_sequence(root, 1))
     order = rng.random((trials, len(others))).argsort(axis=1)
     for k, size in enumerate(sizes):
         pool = others[order[:, :size]]  # (N, k) nested pools: the first k of one order

@@ -19,13 +19,15 @@ text when there is a spawn key or children.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
 
 from .._options import check_seed
+from ..errors import OptionError
 
-__all__ = ["root_sequence", "seed_record"]
+__all__ = ["child_sequence", "root_sequence", "seed_record"]
 
 
 def root_sequence(seed: Any, *, required: bool = False,
@@ -72,10 +74,25 @@ def root_sequence(seed: Any, *, required: bool = False,
     if isinstance(seed, np.random.Generator):
         high, low = seed.integers(0, 2**64, size=2, dtype=np.uint64).tolist()
         return np.random.SeedSequence((high << 64) | low)
-    if isinstance(seed, np.random.bit_generator.ISeedSequence):
-        raise TypeError(f"seed: a {type(seed).__name__} cannot be copied; pass an integer "
-                        f"or a numpy.random.SeedSequence")
-    return np.random.SeedSequence(int(seed))
+    if isinstance(seed, numbers.Integral):
+        return np.random.SeedSequence(int(seed))
+    raise OptionError(f"seed: a {type(seed).__name__} cannot be read; pass an integer, a "
+                      f"numpy.random.SeedSequence or a Generator")
+
+
+def child_sequence(root: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
+    """The descendant of ``root`` at ``key``: ``child_sequence(root, k)`` is what
+    ``root.spawn`` gives as child ``k``, made without spawning the others.
+
+    Examples
+    --------
+    >>> root = np.random.SeedSequence(7)
+    >>> bool((child_sequence(root, 2).generate_state(2)
+    ...       == np.random.SeedSequence(7).spawn(3)[2].generate_state(2)).all())
+    True
+    """
+    return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, *map(int, key)),
+                                  pool_size=root.pool_size)
 
 
 def seed_record(root: np.random.SeedSequence) -> int | str:

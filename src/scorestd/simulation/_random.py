@@ -36,9 +36,7 @@ def block_generator(root: np.random.SeedSequence, block: int, stream: int = 0
     >>> bool((a == block_generator(root_sequence(3), 5).random(2)).all())
     True
     """
-    child = np.random.SeedSequence(root.entropy,
-                                   spawn_key=(*root.spawn_key, int(block), int(stream)))
-    return np.random.default_rng(child)
+    return np.random.default_rng(seeds.child_sequence(root, block, stream))
 
 
 def blocks(start: int, stop: int, block: int = BLOCK) -> list[tuple[int, slice]]:
