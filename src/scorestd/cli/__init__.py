@@ -15,6 +15,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from .._progress import quiet
 from .._version import __version__
 from ..errors import ScorestdError, ScorestdWarning
 
@@ -68,7 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", ScorestdWarning)  # printed, never raised
         warnings.showwarning = show
         try:
-            return int(args.func(args) or 0)
+            with quiet(args.quiet):
+                return int(args.func(args) or 0)
         except BrokenPipeError:  # pragma: no cover - output piped into `head`
             sys.stderr.close()
             return 0

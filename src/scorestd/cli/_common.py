@@ -34,6 +34,11 @@ def add_command(sub: argparse._SubParsersAction, name: str,
     """Add subcommand ``name`` that calls ``run``; with ``data``, its DATA argument too."""
     parser = sub.add_parser(name, help=help, description=description)
     parser.set_defaults(func=run)
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bar (one is shown only when standard error is a "
+                             "terminal)")
+    parser.add_argument("--no-progress", dest="quiet", action="store_true",
+                        help=argparse.SUPPRESS)  # the name of earlier releases
     if data:
         add_data_argument(parser)
     return parser

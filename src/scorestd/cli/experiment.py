@@ -52,7 +52,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-figure", action="store_true", help="print the table only")
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     er = p.add_argument_group("error-rates options")
     er.add_argument("--n-topics", help="comma-separated topic set sizes (default 25,50,100)")
     er.add_argument("--deltas", help="comma-separated effects δ (default .01,…,.10; "
@@ -85,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     args.measure = args.measure or measure
     cube = load_data(args, args.data or data)
     kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
-              "memory": args.memory, "progress": not args.no_progress}
+              "memory": args.memory}
     if args.schemes:
         kwargs["schemes"] = split_list(args.schemes)
     try:
@@ -109,7 +108,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
               "B": args.resamples, "seed": args.seed, "batch_size": args.batch_size,
-              "memory": args.memory, "progress": not args.no_progress, "deltas": deltas,
+              "memory": args.memory, "deltas": deltas,
               "copula": args.copula}
     if args.n_topics:
         kwargs["n_topics"] = split_list(args.n_topics, int)
