@@ -187,7 +187,7 @@ class Table:
         """Each cell's text: the number (and interval), in bold or with its markers."""
         fmt = f"{{:.{self.digits}f}}"
         out = pd.DataFrame(index=self.values.index, columns=self.values.columns, dtype=object)
-        for c, column in enumerate(self.values.columns):
+        for c in range(self.values.shape[1]):
             for r in range(len(self.values)):
                 out.iat[r, c] = markup(
                     _number(self.values.iat[r, c], fmt),
