@@ -57,6 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 bad data, 2 bad usage)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from . import _common
+
+    _common.QUIET = bool(getattr(args, "quiet", False))
 
     def show(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, ScorestdWarning):
@@ -69,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", ScorestdWarning)  # printed, never raised
         warnings.showwarning = show
         try:
-            with quiet(args.quiet):
+            with quiet(args.quiet or args.no_progress):
                 return int(args.func(args) or 0)
         except BrokenPipeError:  # pragma: no cover - output piped into `head`
             sys.stderr.close()
