@@ -26,9 +26,12 @@ counted rather than guessed:
 Tests (on experimental − baseline): the paired t-test, Wilcoxon signed-rank, sign test
 (differences within 0.01 are ties; a trial with only ties is left out of that test's
 rates, as the published code does), sign-flip permutation and bootstrap (shift) tests,
-one-tailed (``H1: experimental > baseline``) and two-tailed, at every α of the grid.
-The t-test's decisions compare the statistic with critical values computed once;
-permutation and bootstrap draw ``B`` fresh resamples for every block of 64 trials.
+one-tailed (``H1: experimental > baseline``) and two-tailed, at every α of the grid,
+decided as the published R code does (``round(p, 6) <= α``; R's ``t.test``,
+``wilcox.test`` and ``binom.test``; permutation and bootstrap p-values
+``#{as extreme} / B``) by :func:`scorestd.kernels.paired_decisions.paired_decisions`:
+critical values and tables instead of p-values, one matrix of ``B`` resamples per 512
+trials with a randomisation of its own for each trial.
 
 Every rate comes with its Monte Carlo standard error ``sqrt(r (1 − r) / trials)``.
 """
@@ -51,10 +54,8 @@ from ..datasets import load as load_dataset
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning
 from ..io.figures import save_figure
-from ..kernels.rank_tests import sign_test_all_pairs, wilcoxon_all_pairs
-from ..kernels.resampling_tests import mean_difference_pvalues
+from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
-from ..kernels.t_decisions import paired_t_complete
 from ..models._grid import stacked, table_inverse
 from ..score_cube import validate
 from ..simulation import _random
@@ -308,38 +309,11 @@ def _rejections(base: np.ndarray, exp: np.ndarray, alphas: np.ndarray, tests: Se
                 crit: dict[int, np.ndarray], B: int, root: np.random.SeedSequence, block: int
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rejections ``(tests, tails, N, A)``, valid trials ``(tests, N)`` and the sign of
-    the observed difference ``(N,)`` of a block of trials."""
-    n = base.shape[0]
-    x = np.stack([exp, base], axis=-1)  # (N, T, 2): pair (0, 1) is experimental − baseline
-    d = exp - base
-    reject = np.zeros((len(tests), 2, n, len(alphas)), dtype=bool)
-    valid = np.ones((len(tests), n), dtype=bool)
-    for k, test in enumerate(tests):
-        if test == "paired_t":
-            t, _ = paired_t_complete(x)
-            t = t[:, 0]
-            with np.errstate(invalid="ignore"):
-                reject[k, 0] = t[:, None] > crit[1]
-                reject[k, 1] = np.abs(t)[:, None] > crit[2]
-            continue
-        if test in ("permutation", "bootstrap"):
-            rng = _random.block_generator(root, block, stream=1 + (test == "bootstrap"))
-            p = mean_difference_pvalues(d, method=test, B=B, seed=rng,
-                                        alternatives=("greater", "two-sided"))
-            p1, p2 = p["greater"], p["two-sided"]
-        elif test == "wilcoxon":
-            p1 = wilcoxon_all_pairs(x, alternative="greater").pvalue[:, 0]
-            p2 = wilcoxon_all_pairs(x, alternative="two-sided").pvalue[:, 0]
-        else:  # sign
-            r1 = sign_test_all_pairs(x, alternative="greater", min_diff=_SIGN_MIN_DIFF)
-            p1 = r1.pvalue[:, 0]
-            p2 = sign_test_all_pairs(x, alternative="two-sided",
-                                     min_diff=_SIGN_MIN_DIFF).pvalue[:, 0]
-            valid[k] = r1.n[:, 0] > 0
-        reject[k, 0] = p1[:, None] < alphas
-        reject[k, 1] = p2[:, None] < alphas
-    reject &= valid[:, None, :, None]
-    return reject, valid, d.mean(axis=1) < 0
+    the observed difference ``(N,)`` of block ``block`` of trials (``crit`` is unused:
+    :func:`~scorestd.kernels.paired_decisions.paired_decisions` keeps its own)."""
+    r = paired_decisions(exp - base, alphas, tests, resamples=B, min_diff=_SIGN_MIN_DIFF,
+                         seed=root, first_trial=block * _random.BLOCK)
+    return r.reject, r.valid, r.negative
 
 
 def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[str, np.ndarray]:
@@ -513,7 +487,8 @@ def error_rates(
     trials_type2 : int
         Type II/III trials per (measure, n_topics, δ).
     B : int
-        Resamples of the permutation and bootstrap tests (fresh for every 64 trials).
+        Resamples of the permutation and bootstrap tests (the paper: 1,000,000; one
+        matrix of them per 512 trials, randomised per trial).
     copula : {"gaussian", "vine"}
         Dependence of a pair of runs: the pair's entry of the collection's Gaussian
         copula (numpy, fast), or, as the paper, a bivariate copula per pair selected by
