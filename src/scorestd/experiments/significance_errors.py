@@ -38,6 +38,7 @@ Every rate comes with its Monte Carlo standard error ``sqrt(r (1 − r) / trials
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from collections.abc import Mapping, Sequence
@@ -54,6 +55,7 @@ from ..datasets import load as load_dataset
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning
 from ..io.figures import save_figure
+from ..io.netcdf import content_digest
 from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
 from ..models._grid import stacked, table_inverse
@@ -67,6 +69,7 @@ from ..simulation.copula import (
 )
 from ..simulation.fitting import fit_margins
 from ..simulation.transform import apply_transform, solve_mean_transform
+from .checkpoint import Study
 from .engine import run_batches
 from .result import ALPHAS, Experiment
 
@@ -336,7 +339,8 @@ def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[s
 
 
 def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, tests, alphas,
-         B, batch_size, progress, client, desc) -> dict[str, np.ndarray]:
+         B, batch_size, progress, client, desc, study: Study | None = None,
+         cell: str = "") -> dict[str, np.ndarray]:
     n_blocks = -(-trials // _random.BLOCK)
     blocks = np.arange(n_blocks)
     keep = np.minimum(trials - blocks * _random.BLOCK, _random.BLOCK)
@@ -353,8 +357,18 @@ def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, test
     crit = {1: stats.t.ppf(1 - alphas, df), 2: stats.t.ppf(1 - alphas / 2, df)}
     data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
             "support": pool.support, "crit": crit, "B": B, "root": root}
+    if study is not None:  # one progress bar over the whole study; chunks saved as they end
+        return study.run(cell, keep, functools.partial(
+            _counts, data=data, batch_size=batch_size, client=client), desc)
     out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
                       progress=progress, client=client, desc=desc)
+    return {k: v.sum(axis=0) for k, v in out.items()}
+
+
+def _counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size, client
+            ) -> dict[str, np.ndarray]:
+    out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
+                      progress=False, client=client)
     return {k: v.sum(axis=0) for k, v in out.items()}
 
 
@@ -471,6 +485,7 @@ def error_rates(
     batch_size: int | None = None,
     progress: bool | None = None,
     client: Any = None,
+    results_dir: str | os.PathLike | None = None,
 ) -> ErrorRates:
     """Type I, II and III error rates of paired tests by simulation (Urbano et al. 2019).
 
@@ -518,6 +533,12 @@ def error_rates(
         Progress bar (default: when standard error is a terminal).
     client : distributed.Client, optional
         Run the batches on a dask cluster.
+    results_dir : path, optional
+        Folder the study writes its counts to as it goes, one netCDF file per chunk of
+        16,384 trials (:class:`~scorestd.experiments.checkpoint.Study`): run again with the
+        same arguments and folder, an interrupted study resumes where it stopped and gives
+        the rates of an uninterrupted run; other arguments are refused (``OptionError``
+        naming the first that differs).
 
     Returns
     -------
@@ -573,8 +594,15 @@ def error_rates(
     type3 = np.zeros((len(measures), len(sizes), n_d, len(tests), len(alphas_arr)))
     valid2 = np.zeros((len(measures), len(sizes), n_d, len(tests)))
     warned, families = 0, {}
+    arguments = {"collections": {name: content_digest(c) for name, c in cubes.items()},
+                 "measures": list(measures), "n_topics": sizes, "alphas": alphas_arr,
+                 "deltas": deltas_arr, "tests": list(tests), "trials": trials,
+                 "trials_type2": trials_type2, "B": B, "copula": copula,
+                 "seed": seed_record(root)}
+    study = Study(arguments, len(measures) * len(sizes) * (trials + n_d * trials_type2),
+                  folder=results_dir, progress=progress)
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
-              "progress": progress, "client": client}
+              "progress": progress, "client": client, "study": study}
     for m, measure in enumerate(measures):
         pool = _pool(cubes, measure, copula)
         warned += pool.failures
@@ -583,7 +611,7 @@ def error_rates(
         for k, n in enumerate(sizes):
             child = child_sequence(root, m, k, 0)
             out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
-                       **kwargs)
+                       cell=f"type1_{measure}_n{n}", **kwargs)
             valid1[m, k] = out["valid"]
             type1[m, k] = out["reject"] / out["valid"][:, None, None]
         for j in range(n_d):
@@ -591,10 +619,12 @@ def error_rates(
             for k, n in enumerate(sizes):
                 child = child_sequence(root, m, k, j + 1)
                 out = _run(design2, pool, n, trials_type2, child,
-                           desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}", **kwargs)
+                           desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}",
+                           cell=f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}", **kwargs)
                 valid2[m, k, j] = out["valid"]
                 power[m, k, j] = out["reject"] / out["valid"][:, None, None]
                 type3[m, k, j] = out["wrong"] / out["valid"][:, None]
+    study.close()
     coords = {"measure": list(measures), "n_topics": sizes, "test": list(tests),
               "tails": list(TAILS), "alpha": alphas_arr}
     dims1 = ("measure", "n_topics", "test", "tails", "alpha")
