@@ -109,3 +109,18 @@ def test_an_interrupted_study_resumes_with_the_same_rates(normal_collection, tmp
     assert len(list(tmp_path.glob("*/*.nc"))) == 2 * 3 + 2 * 2
     with pytest.raises(OptionError, match=r"run with B=200, not B=300"):
         error_rates(normal_collection, results_dir=tmp_path, **{**kw, "B": 300})
+
+
+def test_one_progress_bar_counts_the_work_left(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 2)
+    kept = np.array([64] * 4)
+    with Study({"seed": 1}, total=512, folder=tmp_path, progress=False) as study:
+        study.run("a", kept, counting([]))  # half the study done before
+    study = Study({"seed": 1}, total=512, folder=tmp_path, progress=True)
+    study.run("a", kept, counting([]), desc="type I")
+    study.run("b", kept, counting([]), desc="type II")
+    assert (study.bar.total, study.bar.n) == (256, 256)  # chunks read back are not work
+    study.close()
+    assert "type II" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    assert not Study({"seed": 1}, total=1).show  # by default only on a terminal
