@@ -14,11 +14,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..score_cube import extra_dims_of
     from ..stats.descriptive import describe
 
-    cube = load_data(args)
+    cube = load_data(args, extra_dims=True)
     lines = {"data": args.data, **cube.attrs}
-    lines["shape"] = (f"{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
+    outer = "".join(f"{cube.sizes[dim]} {dim}s × " for dim in extra_dims_of(cube))
+    lines["shape"] = (f"{outer}{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
                       f"{cube.sizes[MEASURE]} measures")
     lines["measures"] = ", ".join(cube[MEASURE].values.tolist())
     lines["missing"] = f"{int(cube.isnull().sum())} of {cube.size} cells"
@@ -26,5 +28,5 @@ def run(args: argparse.Namespace) -> int:
     for key, value in lines.items():
         print(f"{key + ':':<{width}}{value}")
     print()
-    print_table(describe(cube))  # with what each column means
+    print_table(describe(cube))  # with what each column means (per slice of extra dims)
     return 0
