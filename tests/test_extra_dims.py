@@ -80,6 +80,7 @@ REFUSED = {
     "split_half": lambda c: scorestd.split_half(c),
     "standardization_report": lambda c: scorestd.standardization_report(c),
     "swap_rate": lambda c: scorestd.swap_rate(c),
+    "table": lambda c: scorestd.table(c),  # one table per collection
     "topic_split": lambda c: scorestd.topic_split(c),
     "within_collection": lambda c: scorestd.within_collection(c),
     "write_matrix_csv": lambda c: scorestd.write_matrix_csv(c, "never-written.csv"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_command, check_output, load_data
+from ._common import add_command, check_output, load_data, notice
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +27,6 @@ def run(args: argparse.Namespace) -> int:
     cube = load_data(args, extra_dims=True)
     out = save(cube, args.output, format=args.to, measure=args.measure)
     outer = "".join(f"{cube.sizes[dim]} {dim}s, " for dim in cube.dims[:-3])
-    print(f"wrote {out} ({outer}{cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
+    notice(f"wrote {out} ({outer}{cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
           f"{cube.sizes['measure']} measures)")
     return 0

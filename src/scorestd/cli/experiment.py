@@ -11,11 +11,15 @@ from ..errors import ScorestdError
 from ._common import (
     add_command,
     add_measure_and_format,
+    add_output_argument,
     check_figure_path,
+    check_table_output,
     load_data,
+    notice,
     print_table,
     split_list,
     write_figure,
+    write_table,
 )
 
 #: Experiment name → (function of scorestd.experiments, default data, default measure).
@@ -61,6 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", "-o",
                    help="figure file (.png, .pdf, .svg; default: experiment-NAME.png)")
     p.add_argument("--no-figure", action="store_true", help="print the table only")
+    add_output_argument(p)
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -88,6 +93,7 @@ def _experiments():
 
 def run(args: argparse.Namespace) -> int:
     name, data, measure = EXPERIMENTS[args.name]
+    check_table_output(args)
     if not args.no_figure:  # a figure that cannot be written stops here, not after the run
         check_figure_path(args.out or f"experiment-{args.name}.png")
     if args.name == "error-rates":
@@ -95,8 +101,10 @@ def run(args: argparse.Namespace) -> int:
     function = getattr(_experiments(), name)
     args.measure = args.measure or measure
     sources = args.data or [data]
-    figures = _figure_paths(args, sources)
-    for source, figure in zip(sources, figures, strict=True):
+    figures = _per_source(None if args.no_figure else args.out or f"experiment-{args.name}.png",
+                          sources)
+    tables = _per_source(getattr(args, "output", None), sources)
+    for source, figure, table in zip(sources, figures, tables, strict=True):
         cube = load_data(args, source)
         if args.name in SIMULATION_STUDIES:
             kwargs = {"trials": args.trials, "seed": args.seed, "measure": args.measure}
@@ -115,23 +123,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"{attrs['experiment']}: {attrs.get('data', source)} "
               f"{attrs.get('measure', args.measure)}, {args.trials} trials, seed {args.seed}")
         print_table(result.summary())
+        write_table(result, argparse.Namespace(**{**vars(args), "output": table}))
         if figure:
             write_figure(result, figure)
     return 0
 
 
-def _figure_paths(args: argparse.Namespace, sources: list[str]) -> list[str | None]:
-    """One figure per source: ``--out`` (or the default) as it is for one source, with the
-    source's name before the suffix for several."""
+def _per_source(path: str | None, sources: list[str]) -> list[str | None]:
+    """One output file per source: ``path`` as it is for one source, with the source's
+    name before the suffix for several (``fig.png`` → ``fig-a8.png``)."""
     from pathlib import Path
 
-    if args.no_figure:
-        return [None] * len(sources)
-    path = Path(args.out or f"experiment-{args.name}.png")
-    if len(sources) == 1:
-        return [str(path)]
-    return [str(path.with_name(f"{path.stem}-{Path(source).stem}{path.suffix}"))
-            for source in sources]
+    if not path or len(sources) == 1:
+        return [path] * len(sources)
+    p = Path(path)
+    return [str(p.with_name(f"{p.stem}-{Path(source).stem}{p.suffix}")) for source in sources]
 
 
 def _run_error_rates(args: argparse.Namespace) -> int:
@@ -156,9 +162,10 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']}; "
           f"{args.trials} Type I trials, seed {args.seed}")
     print_table(result.summary().reset_index())
+    write_table(result, args)
     if args.save:
         result.data.to_netcdf(args.save)
-        print(f"rates written to {args.save}")
+        notice(f"rates written to {args.save}")
     if not args.no_figure:
         write_figure(result, args.out or "experiment-error-rates.png")
     return 0
