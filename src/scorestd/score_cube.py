@@ -580,13 +580,13 @@ def first_cell(flagged: np.ndarray) -> tuple[int, ...]:
     return tuple(int(k[0]) for k in np.nonzero(flagged))
 
 
-def cell_label(cube: xr.DataArray, t: int, s: int, m: int) -> str:
-    """``"topic 'a', system 'b', measure 'c'"`` for position (t, s, m) of a cube.
+def cell_label(cube: xr.DataArray, *position: int) -> str:
+    """``"topic 'a', system 'b', measure 'c'"`` for position (t, s, m) of a canonical cube,
+    led by the labels of its extra dims for a position (…, t, s, m) of one that has them.
 
     Examples
     --------
     >>> cell_label(cube([[0.5, 0.2]], topics=["q7"]), 0, 1, 0)
     "topic 'q7', system 's2', measure 'score'"
     """
-    return (f"topic {str(cube[TOPIC].values[t])!r}, system {str(cube[SYSTEM].values[s])!r}, "
-            f"measure {str(cube[MEASURE].values[m])!r}")
+    return _where(cube, *position)
