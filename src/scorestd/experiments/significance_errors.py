@@ -51,7 +51,6 @@ import xarray as xr
 from scipy import special, stats
 
 from .._options import SimulationCopula, check_count, check_option, memory_budget
-from ..datasets import load as load_dataset
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning
 from ..io.figures import save_figure
@@ -59,7 +58,7 @@ from ..io.netcdf import content_digest
 from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
 from ..models._grid import stacked, table_inverse
-from ..score_cube import validate
+from ..score_cube import collection_of, validate
 from ..simulation import _random
 from ..simulation.copula import (
     GaussianCopula,
@@ -69,6 +68,7 @@ from ..simulation.copula import (
 )
 from ..simulation.fitting import fit_margins
 from ..simulation.transform import apply_transform, solve_mean_transform
+from ._common import collection_from
 from .checkpoint import Study
 from .engine import run_batches
 from .result import ALPHAS, Experiment
@@ -469,7 +469,7 @@ class ErrorRates(Experiment):
 
 
 def error_rates(
-    collections: Mapping[str, Any] | Sequence[str] | None = None,
+    collections: Mapping[str, Any] | Sequence[Any] | str | os.PathLike | None = None,
     *,
     measures: Sequence[str] | None = None,
     n_topics: Sequence[int] = (25, 50, 100),
@@ -491,9 +491,12 @@ def error_rates(
 
     Parameters
     ----------
-    collections : mapping of name to cube, or sequence of bundled dataset names
-        The collections the simulators are fitted to (default: adhoc5–8 and
-        web2010–2013, bundled).
+    collections : mapping of name to cube or file, or sequence of cubes, files or names
+        The collections the simulators are fitted to: cubes, score files
+        (:func:`scorestd.load` reads them; named by their stem) or bundled dataset names
+        (default: adhoc5–8 and web2010–2013, bundled). A cube in a sequence is named by
+        its ``attrs["collection"]``. Each is one collection (a cube with extra dims is
+        refused: select a slice).
     measures : sequence of str, optional
         Measures to study (default: every measure of the collections, e.g. ap, p10,
         rr, ndcg20, err20). P@k and RR get discrete margins.
@@ -651,11 +654,18 @@ def error_rates(
     return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs))
 
 
-def _collections(collections: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
+def _collections(collections: Mapping[str, Any] | Sequence[Any] | None) -> dict[str, Any]:
+    """Name → cube; cubes, score files and bundled dataset names, by name or in a list."""
     if collections is None:
         collections = COLLECTIONS
-    if isinstance(collections, Mapping):
-        return {str(k): validate(v) for k, v in collections.items()}
-    if isinstance(collections, str):
+    if isinstance(collections, str | os.PathLike | xr.DataArray):
         collections = [collections]
-    return {str(name): load_dataset(name) for name in collections}
+    if not isinstance(collections, Mapping):
+        named = [collection_from(c) for c in collections]
+        collections = {name or collection_of(cube) or f"collection{k + 1}": cube
+                       for k, (name, cube) in enumerate(named)}
+        if len(collections) < len(named):
+            raise ValueError("two collections have the same name; pass a mapping of name "
+                             "to cube or file")
+    return {str(k): validate(collection_from(v)[1], what=f"collection {k!r}",
+                             extra_dims="error_rates") for k, v in collections.items()}
