@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.output)
     if args.save_fitted is not None:
         check_output(args.save_fitted)
-    cube = load_data(args)
+    cube = load_data(args, extra_dims=True)
     if args.fitted is not None:
         reference = read_fitted(args.fitted)
     elif args.factors is not None:
