@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -56,3 +57,40 @@ def test_goodness_of_fit_rejects_the_z_score_and_bad_distance(adhoc8_ap):
         scorestd.goodness_of_fit(adhoc8_ap, ["normal"], distance="ad")
 
 
+
+
+def test_kde_aic_uses_the_trace_of_its_smoothing_matrix():
+    # reference: a plain loop over one topic's scores, the reflected Gaussian kernels
+    # written out; k = Σ_i K(x_i, x_i) / Σ_j K(x_i, x_j), AIC = 2k − 2 loglik
+    ap = scorestd.datasets.load("adhoc8_ap").isel(topic=slice(0, 3), system=slice(0, 40))
+    c = scorestd.goodness_of_fit(ap, ["kde"])
+    for t in range(3):
+        x = ap.isel(topic=t, measure=0).values
+        n = len(x)
+        q75, q25 = np.percentile(x, [75, 25])
+        sd = x.std(ddof=1)
+        spread = min(sd, (q75 - q25) / 1.34)
+        h = 0.9 * (spread if spread > 0 else sd) * n ** -0.2
+        y = (x * (n - 1) + 0.5) / n  # squeezed off the bounds, as goodness_of_fit does
+
+        def kernel(a, b):
+            return sum(math.exp(-0.5 * ((a - s) / h) ** 2) for s in (b, -b, 2 - b)) / (
+                h * math.sqrt(2 * math.pi))
+
+        def raw_cdf1(b):  # mass of one reflected kernel on [0, 1]
+            from scipy.special import ndtr
+            return (ndtr((1 - b) / h) + ndtr((1 + b) / h) + ndtr((b - 1) / h) - 1.0
+                    - ndtr((b - 2) / h))
+
+        total = sum(raw_cdf1(b) for b in x) / n
+        k, loglik = 0.0, 0.0
+        for i in range(n):
+            dens = sum(kernel(y[i], b) for b in x)
+            k += kernel(y[i], x[i]) / dens
+            loglik += math.log(dens / n / total)
+        got = c.data.isel(topic=t, measure=0).sel(model="kde")
+        assert float(got["params"]) == pytest.approx(k, rel=1e-9)
+        assert float(got["loglik"]) == pytest.approx(loglik, rel=1e-9)
+        assert float(got["aic"]) == pytest.approx(2 * k - 2 * loglik, rel=1e-9)
+        assert 1 <= k <= n
+    assert "effective number" in c.summary().loc[("kde", "ap"), "note"]
