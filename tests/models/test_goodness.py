@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy import stats
+from scipy.special import ndtr
 
 import scorestd
 from scorestd.errors import ScorestdError, ScorestdWarning
@@ -59,6 +60,18 @@ def test_goodness_of_fit_rejects_the_z_score_and_bad_distance(adhoc8_ap):
 
 
 
+def _kernel(a: float, b: float, h: float) -> float:
+    """Gaussian kernel at ``b`` reflected about 0 and 1, evaluated at ``a``."""
+    return sum(math.exp(-0.5 * ((a - s) / h) ** 2) for s in (b, -b, 2 - b)) / (
+        h * math.sqrt(2 * math.pi))
+
+
+def _kernel_mass(b: float, h: float) -> float:
+    """Mass of that kernel on [0, 1]."""
+    return (ndtr((1 - b) / h) + ndtr((1 + b) / h) + ndtr((b - 1) / h) - 1.0
+            - ndtr((b - 2) / h))
+
+
 def test_kde_aic_uses_the_trace_of_its_smoothing_matrix():
     # reference: a plain loop over one topic's scores, the reflected Gaussian kernels
     # written out; k = Σ_i K(x_i, x_i) / Σ_j K(x_i, x_j), AIC = 2k − 2 loglik
@@ -73,20 +86,11 @@ def test_kde_aic_uses_the_trace_of_its_smoothing_matrix():
         h = 0.9 * (spread if spread > 0 else sd) * n ** -0.2
         y = (x * (n - 1) + 0.5) / n  # squeezed off the bounds, as goodness_of_fit does
 
-        def kernel(a, b):
-            return sum(math.exp(-0.5 * ((a - s) / h) ** 2) for s in (b, -b, 2 - b)) / (
-                h * math.sqrt(2 * math.pi))
-
-        def raw_cdf1(b):  # mass of one reflected kernel on [0, 1]
-            from scipy.special import ndtr
-            return (ndtr((1 - b) / h) + ndtr((1 + b) / h) + ndtr((b - 1) / h) - 1.0
-                    - ndtr((b - 2) / h))
-
-        total = sum(raw_cdf1(b) for b in x) / n
+        total = sum(_kernel_mass(b, h) for b in x) / n
         k, loglik = 0.0, 0.0
         for i in range(n):
-            dens = sum(kernel(y[i], b) for b in x)
-            k += kernel(y[i], x[i]) / dens
+            dens = sum(_kernel(y[i], b, h) for b in x)
+            k += _kernel(y[i], x[i], h) / dens
             loglik += math.log(dens / n / total)
         got = c.data.isel(topic=t, measure=0).sel(model="kde")
         assert float(got["params"]) == pytest.approx(k, rel=1e-9)
