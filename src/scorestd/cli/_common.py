@@ -72,14 +72,15 @@ def add_measure_and_format(parser: argparse.ArgumentParser, *,
     add_systems_argument(parser)
 
 
-def load_data(args: argparse.Namespace, source: str | None = None) -> xr.DataArray:
+def load_data(args: argparse.Namespace, source: str | None = None, *,
+              select: bool = True) -> xr.DataArray:
     """Load the DATA argument (or ``source``) as a cube, with the reading options and
-    the ``--systems`` selection."""
+    (with ``select``) the ``--systems`` selection."""
     from ..io import load
 
     cube = load(args.data if source is None else source, format=args.format,
                 measure=args.measure, **reading_options(args))
-    return select_systems(cube, getattr(args, "systems", None))
+    return select_systems(cube, getattr(args, "systems", None)) if select else cube
 
 
 def reading_options(args: argparse.Namespace) -> dict[str, Any]:
