@@ -20,7 +20,8 @@ def robust():
 
 
 def _systems_of(out: str) -> list[str]:
-    return [ln.split()[0] for ln in out.splitlines()[3:] if ln.strip()]  # after the header
+    return [ln.split()[0] for ln in out.splitlines()[3:]  # after the header, before the legend
+            if ln.strip() and not re.match(r"^  \S[^:]*: ", ln)]
 
 
 def test_systems_names_globs_and_file(capsys, tmp_path):
