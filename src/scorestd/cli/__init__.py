@@ -22,6 +22,7 @@ from ..errors import ScorestdError, ScorestdWarning
 COMMANDS: tuple[str, ...] = (
     "datasets",
     "info",
+    "evaluate",
     "convert",
     "standardize",
     "report",
