@@ -36,7 +36,10 @@ def add_command(sub: argparse._SubParsersAction, name: str,
     parser = sub.add_parser(name, help=help, description=description)
     parser.set_defaults(func=run)
     parser.add_argument("--quiet", "-q", action="store_true",
-                        help="print only results and errors: no progress bars, no notices")
+                        help="print only results and errors: no progress bars (shown only "
+                             "when standard error is a terminal), no notices")
+    parser.add_argument("--no-progress", action="store_true",
+                        help=argparse.SUPPRESS)  # of earlier releases: no bars, notices kept
     if data:
         add_data_argument(parser)
     return parser

@@ -15,10 +15,10 @@ error naming the first argument that differs.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from .._progress import Progress, progress_bar
 from ..errors import OptionError, ScoreDataError
 from ..io.atomic import atomic_output
 
@@ -80,9 +81,10 @@ class Study:
         self.arguments = json.loads(json.dumps(dict(arguments), default=_plain))
         self.arguments["chunk_blocks"] = CHUNK_BLOCKS
         self.folder = None if folder is None else Path(folder)
-        self.show = sys.stderr.isatty() if progress is None else bool(progress)
+        self.show = progress
         self.total = int(total)
-        self.bar = None
+        self._bars = contextlib.ExitStack()
+        self.bar: Progress | None = None
         if self.folder is not None:
             self._open_folder()
 
@@ -117,18 +119,14 @@ class Study:
 
     def close(self) -> None:
         """Close the progress bar (the study may still be resumed from its folder)."""
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+        self._bars.close()
+        self.bar = None
 
-    def _progress(self, desc: str | None):
-        if self.show and self.bar is None:
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=self.total, unit="trial", unit_scale=True,
-                            desc="study", dynamic_ncols=True)
-        if self.bar is not None and desc:
-            self.bar.set_description(desc)
+    def _progress(self, desc: str | None) -> Progress:
+        # one bar over the study (or the share of an enclosing job's bar it runs in)
+        if self.bar is None:
+            self.bar = self._bars.enter_context(
+                progress_bar(self.total, "study", show=self.show, unit="trial"))
         return self.bar
 
     def run(self, cell: str, kept: np.ndarray,
@@ -140,7 +138,7 @@ class Study:
         counts of the given blocks (arrays that add up), the same for the same blocks.
         """
         kept = np.asarray(kept)
-        self._progress(desc)
+        bar = self._progress(desc)
         total: dict[str, np.ndarray] | None = None
         for start in range(0, len(kept), CHUNK_BLOCKS):
             blocks = np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
@@ -148,11 +146,7 @@ class Study:
             if counts is None:
                 counts = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
                 self._write(cell, start // CHUNK_BLOCKS, blocks, kept, counts)
-                if self.bar is not None:
-                    self.bar.update(int(kept[blocks].sum()))
-            elif self.bar is not None:  # done before: not part of the work left
-                self.bar.total -= int(kept[blocks].sum())
-                self.bar.refresh()
+            bar.advance(int(kept[blocks].sum()))  # a chunk done before counts as done
             total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
         return total
 
