@@ -23,6 +23,7 @@ from ..errors import ScorestdError, ScorestdWarning
 COMMANDS: tuple[str, ...] = (
     "datasets",
     "info",
+    "evaluate",
     "convert",
     "standardize",
     "report",

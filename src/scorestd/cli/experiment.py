@@ -100,6 +100,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="folder the study writes its counts to as it goes (one netCDF "
                          "file per 16,384 trials); rerun with the same arguments to resume "
                          "an interrupted study")
+    er.add_argument("--plot", choices=("type1", "power", "power_alpha", "type3"),
+                    default="type1",
+                    help="figure: Type I error rate against α (default), power or Type III "
+                         "error rate against δ, or power against α")
 
 
 def _experiments():
@@ -162,6 +166,8 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     collections = _error_rate_collections(args)
     deltas = (None if (args.deltas or "").strip().lower() == "none"
               else split_list(args.deltas, float) or error_rates.__kwdefaults__["deltas"])
+    if deltas is None and args.plot != "type1" and not args.no_figure:
+        raise ScorestdError(f"--plot {args.plot} needs the Type II trials: drop --deltas none")
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
               "B": args.resamples or 2000, "seed": args.seed, "batch_size": args.batch_size,
@@ -187,7 +193,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
         result.data.to_netcdf(args.save)
         notice(f"rates written to {args.save}")
     if not args.no_figure:
-        write_figure(result, args.out or "experiment-error-rates.png")
+        write_figure(result, args.out or "experiment-error-rates.png", kind=args.plot)
     return 0
 
 

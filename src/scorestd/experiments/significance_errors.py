@@ -427,8 +427,8 @@ class ErrorRates(Experiment):
         check_option(kind, ("type1", "power", "power_alpha", "type3"), "kind")
         measures, sizes = self.data["measure"].values, self.data["n_topics"].values
         fig, axes = plt.subplots(len(sizes), len(measures), squeeze=False,
-                                 figsize=kwargs.pop("figsize", (3 * len(measures),
-                                                                2.7 * len(sizes))),
+                                 figsize=kwargs.pop("figsize", (4.2 * len(measures),
+                                                                3.4 * len(sizes) + 0.4)),
                                  **kwargs)
         colors = dict(zip(ERROR_RATE_TESTS, ("#e41a1c", "#377eb8", "#4daf4a", "#ff7f00",
                                              "#984ea3"), strict=True))
@@ -456,13 +456,19 @@ class ErrorRates(Experiment):
                     ax.set_yscale("log")
                 if kind == "power_alpha":
                     ax.set_xscale("log")
-                ax.set_title(f"{m} n={n} tails={tails}", fontsize="small")
+                ax.set_title(f"{m}, {n} topics", fontsize="small")
                 ax.set_xlabel("δ" if kind in ("power", "type3") else "α")
         ylabel = {"type1": "Type I error rate", "power": "power", "power_alpha": "power",
                   "type3": "Type III error rate"}[kind]
         for ax in axes[:, 0]:
             ax.set_ylabel(ylabel)
         axes[0, 0].legend(fontsize="x-small")
+        sided = f"{'two' if tails == 2 else 'one'}-tailed"
+        fig.suptitle({"type1": f"Type I error rate against α ({sided}; grey: nominal)",
+                      "power": f"power against the true difference δ (α = {alpha:g}, {sided})",
+                      "power_alpha": f"power against α (δ = {delta:g}, {sided})",
+                      "type3": f"Type III error rate against δ (α = {alpha:g}, two-tailed)"}[kind],
+                     fontsize="medium")
         fig.tight_layout()
         save_figure(fig, path)
         return fig
