@@ -124,7 +124,9 @@ def _run_error_rates(args: argparse.Namespace) -> int:
           f"{args.trials} Type I trials, seed {args.seed}")
     print_table(result.summary().reset_index())
     if args.save:
-        result.data.to_netcdf(args.save)
+        from ..io.atomic import atomic_netcdf
+
+        atomic_netcdf(result.data, args.save)
         print(f"rates written to {args.save}")
     if not args.no_figure:
         write_figure(result, args.out or "experiment-error-rates.png")
