@@ -23,6 +23,7 @@ from ..dims import MEASURE, TOPIC
 from ..errors import ScoreDataError
 from ..io.atomic import atomic_output
 from ..io.paths import check_output_path
+from ..mapping import maps_extra_dims
 from ..score_cube import validate
 from ._base import FittedModel
 from .normal import Normal
@@ -30,6 +31,7 @@ from .normal import Normal
 __all__ = ["read_factors", "standardization_factors", "write_factors"]
 
 
+@maps_extra_dims()
 def standardization_factors(
     scores: Any, *, degenerate: Degenerate = "unstandardized"
 ) -> xr.Dataset:
