@@ -288,6 +288,8 @@ def _never(*args, **kwargs):
     (["bayes", "{data}", "--heatmap", "{tmp}/gone/h.png"], "gone does not exist"),
     (["experiment", "error-rates", "--save", "{tmp}/r.txt"], "a netcdf file needs the suffix"),
     (["swap-rate", "{data}", "--out", "{data}"], "a figure file needs the suffix"),
+    (["aggregate", "{data}", "--output", "{data}"], "the output is also an input"),
+    (["aggregate", "{data}", "--output", "{tmp}/t.docx"], "cannot write a table as '.docx'"),
     (["report", "{data}", "--out", "{data}"], "the output folder is also an input"),
     (["report", "{data}", "--out", "{nc}"], "it exists and is not a directory"),
 ])

@@ -104,14 +104,14 @@ def check_output(path: str | os.PathLike, *, directory: bool = False) -> Path:
     return check_writable(path, directory=directory)
 
 
-#: Options naming a file a command writes → the kind of file (``None``: a cube, its
-#: format from the suffix or ``--to``); ``--out`` depends on the command.
-OUTPUT_OPTIONS: dict[str, str | None] = {"output": None, "save_fitted": "netcdf",
-                                         "save": "netcdf", "forest": "figure",
-                                         "heatmap": "figure"}
+#: Options naming a file a command writes → the kind of file; ``--out`` and
+#: ``--output`` depend on the command (``"cube"``: format from the suffix or ``--to``).
+OUTPUT_OPTIONS: dict[str, str] = {"save_fitted": "netcdf", "save": "netcdf",
+                                  "forest": "figure", "heatmap": "figure"}
 OUT_KINDS: dict[str, str] = {"simulate": "netcdf", "report": "directory",
                              "experiment": "figure", "swap_rate": "figure",
                              "discriminative_power": "figure"}
+CUBE_OUTPUT_COMMANDS = ("convert", "standardize")
 #: Options naming a file a command reads.
 INPUT_OPTIONS = ("data", "reference", "fitted", "factors", "groups")
 
@@ -125,6 +125,7 @@ def check_outputs(args: argparse.Namespace) -> None:
     """
     from ..io.formats import output_format
     from ..io.paths import check_output_path
+    from ..io.table import table_format
 
     inputs = []
     for name in INPUT_OPTIONS:
@@ -132,8 +133,9 @@ def check_outputs(args: argparse.Namespace) -> None:
         for item in value if isinstance(value, list | tuple) else [value]:
             inputs.extend(split_list(item) if isinstance(item, str) else [])
     inputs = [p for p in inputs if Path(p).exists()]
-    outputs = {name: OUTPUT_OPTIONS[name] for name in OUTPUT_OPTIONS}
-    outputs["out"] = OUT_KINDS.get(args.command.replace("-", "_"))
+    command = args.command.replace("-", "_")
+    outputs = {**OUTPUT_OPTIONS, "out": OUT_KINDS.get(command),
+               "output": "cube" if command in CUBE_OUTPUT_COMMANDS else "table"}
     for name, kind in outputs.items():
         path = getattr(args, name, None)
         if not isinstance(path, str) or not path:
@@ -142,8 +144,11 @@ def check_outputs(args: argparse.Namespace) -> None:
             if any(_same_path(path, p) for p in inputs):
                 raise ScorestdError(f"{path}: the output folder is also an input")
             check_output(path, directory=True)
-        elif kind is None:
-            output_format(path, getattr(args, "to", None))
+        elif kind in ("cube", "table", None):
+            if kind == "cube":
+                output_format(path, getattr(args, "to", None))
+            elif kind == "table":
+                table_format(path)
             check_output_path(path, inputs=inputs)
         else:
             check_output_path(path, kind, inputs=inputs)
