@@ -98,7 +98,7 @@ NO_CUBE = {
     "plot_topic_set_size", "power_function", "read_factors", "read_fitted", "read_groups",
     "read_long_csv", "read_matrix_csv", "read_netcdf", "read_parquet", "read_trec_eval",
     "register_measure", "register_model", "sakai_power_anova", "sakai_power_paired_t",
-    "simulate", "simulation_diagnostics", "validate", "write_factors", "write_fitted",
+    "simulate", "simulation_diagnostics", "table", "validate", "write_factors", "write_fitted",
 }
 
 
