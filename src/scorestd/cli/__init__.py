@@ -15,6 +15,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from .._progress import quiet
 from .._version import __version__
 from ..errors import ScorestdError, ScorestdWarning
 from ._common import check_outputs
@@ -23,6 +24,7 @@ from ._common import check_outputs
 COMMANDS: tuple[str, ...] = (
     "datasets",
     "info",
+    "evaluate",
     "convert",
     "standardize",
     "report",
@@ -60,8 +62,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import _common
 
     _common.QUIET = bool(getattr(args, "quiet", False))
-    if _common.QUIET and hasattr(args, "no_progress"):
-        args.no_progress = True
 
     def show(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, ScorestdWarning):
@@ -75,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.showwarning = show
         try:
             check_outputs(args)  # before any reading or computing
-            return int(args.func(args) or 0)
+            with quiet(args.quiet or args.no_progress):
+                return int(args.func(args) or 0)
         except BrokenPipeError:  # pragma: no cover - output piped into `head`
             sys.stderr.close()
             return 0
