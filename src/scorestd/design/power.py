@@ -170,8 +170,8 @@ def f_critical(alpha: float, dfn: float, dfd: float) -> float:
     Examples
     --------
     >>> from scipy import stats
-    >>> round(f_critical(0.05, 4, 400), 10) == round(stats.f.isf(0.05, 4, 400), 10)
-    True
+    >>> round(f_critical(0.05, 4, 400), 6), round(float(stats.f.isf(0.05, 4, 400)), 6)
+    (2.394249, 2.394249)
     >>> f = f_critical(1e-17, 4, 400)  # stats.f.isf gives inf here
     >>> round(f, 4), float(f"{stats.f.sf(f, 4, 400):.6g}")
     (23.8756, 1e-17)
