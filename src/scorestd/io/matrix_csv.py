@@ -15,8 +15,8 @@ from ..errors import ScoreDataError
 from ..measures import measure_info
 from ..score_cube import labelled, validate
 from ._common import count_lines, existing_file, file_dialect, open_text, parse_score, text_lines
-from .dialect import csv_error
 from .atomic import atomic_output
+from .dialect import csv_error
 from .paths import check_output_path
 
 __all__ = ["read_matrix_csv", "write_matrix_csv"]

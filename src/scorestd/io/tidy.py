@@ -21,9 +21,9 @@ from ..errors import ScoreDataError
 from ..frames import COLUMN_ALIASES, id_like, role_of
 from ..score_cube import validate
 from ._common import existing_file, file_dialect, open_text, undecodable_line
+from .atomic import atomic_output
 from .dialect import csv_error
 from .long_rows import BLOCK_ROWS, LongRows, paused_gc
-from .atomic import atomic_output
 from .paths import check_output_path
 
 __all__ = ["from_dataframe", "read_long_csv", "read_parquet", "to_dataframe", "write_long_csv",
