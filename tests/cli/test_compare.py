@@ -31,7 +31,7 @@ def test_compare_baseline_table(capsys):
 def test_compare_top_and_tukey(capsys):
     assert main(["compare", "adhoc8_ap", "--test", "tukey_hsd", "--top", "3"]) == 0
     out = capsys.readouterr().out
-    assert "correction: none" in out and "pairs: 8256" in out
+    assert "correction: family-wise by tukey_hsd" in out and "pairs: 8256" in out
     assert len([ln for ln in out.splitlines() if ln.strip()]) == 1 + 1 + 3
 
 

@@ -56,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 bad data, 2 bad usage)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from . import _common
+
+    _common.QUIET = bool(getattr(args, "quiet", False))
+    if _common.QUIET and hasattr(args, "no_progress"):
+        args.no_progress = True
 
     def show(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, ScorestdWarning):

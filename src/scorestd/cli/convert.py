@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_command, check_output, load_data
+from ._common import add_command, check_output, load_data, notice
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,6 +26,6 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.output)
     cube = load_data(args)
     out = save(cube, args.output, format=args.to, measure=args.measure)
-    print(f"wrote {out} ({cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
+    notice(f"wrote {out} ({cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
           f"{cube.sizes['measure']} measures)")
     return 0

@@ -11,11 +11,15 @@ from ..errors import ScorestdError
 from ._common import (
     add_command,
     add_measure_and_format,
+    add_output_argument,
     check_figure_path,
+    check_table_output,
     load_data,
+    notice,
     print_table,
     split_list,
     write_figure,
+    write_table,
 )
 
 #: Experiment name → (function of scorestd.experiments, default data, default measure).
@@ -50,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", "-o",
                    help="figure file (.png, .pdf, .svg; default: experiment-NAME.png)")
     p.add_argument("--no-figure", action="store_true", help="print the table only")
+    add_output_argument(p)
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -77,6 +82,7 @@ def _experiments():
 
 def run(args: argparse.Namespace) -> int:
     name, data, measure = EXPERIMENTS[args.name]
+    check_table_output(args)
     if not args.no_figure:  # a figure that cannot be written stops here, not after the run
         check_figure_path(args.out or f"experiment-{args.name}.png")
     if args.name == "error-rates":
@@ -96,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']} "
           f"{result.data.attrs['measure']}, {args.trials} trials, seed {args.seed}")
     print_table(result.summary())
+    write_table(result, args)
     if not args.no_figure:
         write_figure(result, args.out or f"experiment-{args.name}.png")
     return 0
@@ -123,9 +130,10 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']}; "
           f"{args.trials} Type I trials, seed {args.seed}")
     print_table(result.summary().reset_index())
+    write_table(result, args)
     if args.save:
         result.data.to_netcdf(args.save)
-        print(f"rates written to {args.save}")
+        notice(f"rates written to {args.save}")
     if not args.no_figure:
         write_figure(result, args.out or "experiment-error-rates.png")
     return 0

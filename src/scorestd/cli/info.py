@@ -5,17 +5,26 @@ from __future__ import annotations
 import argparse
 
 from ..dims import MEASURE, SYSTEM, TOPIC
-from ._common import add_command, load_data, print_table
+from ._common import (
+    add_command,
+    add_output_argument,
+    check_table_output,
+    load_data,
+    print_table,
+    write_table,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    add_command(sub, "info", run, help="describe a score file or bundled dataset",
-                description="Shape, measures, missing cells and a per-measure summary.")
+    p = add_command(sub, "info", run, help="describe a score file or bundled dataset",
+                    description="Shape, measures, missing cells and a per-measure summary.")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..stats.descriptive import describe
 
+    check_table_output(args)
     cube = load_data(args)
     lines = {"data": args.data, **cube.attrs}
     lines["shape"] = (f"{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
@@ -26,5 +35,7 @@ def run(args: argparse.Namespace) -> int:
     for key, value in lines.items():
         print(f"{key + ':':<{width}}{value}")
     print()
-    print_table(describe(cube))  # with what each column means
+    summary = describe(cube)
+    print_table(summary)  # with what each column means
+    write_table(summary, args, caption=f"{args.data}: {lines['shape']}.")
     return 0

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import get_args
 
 from .._options import BUILTIN_MODELS, Degenerate
-from ._common import add_command, add_data_argument, check_output, load_data, print_table
+from ._common import add_command, add_data_argument, check_output, load_data, notice, print_table
 
 #: Data of ``scorestd report`` without DATA (``scorestd.plots.report.DEFAULT_DATA``).
 DEFAULT_DATA = "robust2004_ap"
@@ -48,5 +48,5 @@ def run(args: argparse.Namespace) -> int:
         print()
     if not args.no_plots:
         for path in report.write_plots(Path(args.out)):
-            print(f"wrote {path}")
+            notice(f"wrote {path}")
     return 0

@@ -6,7 +6,7 @@ import argparse
 from typing import get_args
 
 from .._options import BUILTIN_MODELS, Degenerate
-from ._common import add_command, check_output, load_data
+from ._common import add_command, check_output, load_data, notice
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,12 +63,12 @@ def run(args: argparse.Namespace) -> int:
     if args.save_fitted is not None:  # fit once, write it, standardize against it
         reference = fit_reference(cube if reference is None else reference, args.model,
                                   degenerate=args.degenerate)
-        print(f"wrote {write_fitted(reference, args.save_fitted)}: the fitted "
+        notice(f"wrote {write_fitted(reference, args.save_fitted)}: the fitted "
               f"{reference.name} model")
     out = standardize(cube, args.model, reference=reference, degenerate=args.degenerate,
                       cross_collection=args.cross_collection)
     path = save(out, args.output, format=args.to, measure=args.measure)
-    print(f"wrote {path}: {out.attrs['standardization']} standardization of "
+    notice(f"wrote {path}: {out.attrs['standardization']} standardization of "
           f"{cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
           f"{cube.sizes['measure']} measures")
     return 0

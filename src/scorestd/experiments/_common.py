@@ -93,19 +93,28 @@ def topic_means(x: np.ndarray) -> np.ndarray:
 
 
 def agreement_summary(
-    data: xr.Dataset, rates: Sequence[str], alphas: Sequence[float]
+    data: xr.Dataset, rates: dict[str, str], alphas: Sequence[float], *, compared: str
 ) -> pd.DataFrame:
     """Means over trials of the ranking agreement and of each rate at ``alphas``.
 
     One row per scheme, in the order of ``data``; a rate's columns are ``"{rate}@{α}"``
-    with the α of ``data`` nearest to each of ``alphas``.
+    with the α of ``data`` nearest to each of ``alphas``. ``rates`` maps each rate to
+    what it is (completed by "at α = …"), ``compared`` says which rankings the
+    correlations compare; ``attrs["columns"]`` holds the legend.
     """
     means = data.mean("trial")
     frame = means[list(AGREEMENT)].to_dataframe()
-    for rate in rates:
+    legend = {"tau_b": f"Kendall τ_b of {compared}",
+              "tau_ap_b": f"τ_AP,b (top-weighted Kendall) of {compared}",
+              "pearson": f"Pearson r of {compared}"}
+    for rate, meaning in rates.items():
         for a in alphas:
+            nearest = float(means["alpha"].sel(alpha=a, method="nearest"))
             frame[f"{rate}@{a:g}"] = means[rate].sel(alpha=a, method="nearest").to_series()
-    return frame.loc[list(data["scheme"].values)]
+            legend[f"{rate}@{a:g}"] = f"{meaning} at α = {nearest:g}"
+    frame = frame.loc[list(data["scheme"].values)]
+    frame.attrs["columns"] = {**legend, "(all)": f"means over {data.sizes['trial']} trials"}
+    return frame
 
 
 def ranking_agreement(x: np.ndarray, reference: np.ndarray) -> dict[str, np.ndarray]:

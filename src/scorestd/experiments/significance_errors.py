@@ -409,12 +409,21 @@ class ErrorRates(Experiment):
         """
         d = self.data.sel(alpha=alpha, method="nearest")
         frame = d[["type1", "type1_se"]].sel(tails=tails).to_dataframe()[["type1", "type1_se"]]
+        at = f"α = {float(d['alpha']):g}, {'two' if tails == 2 else 'one'}-tailed"
+        legend = {"type1": f"Type I error rate at {at}",
+                  "type1_se": "its Monte Carlo standard error"}
         if "power" in d:
             for delta in deltas:
                 if np.isclose(d["delta"].values, delta).any():
                     dd = d.sel(delta=delta, method="nearest")
                     frame[f"power@{delta:g}"] = dd["power"].sel(tails=tails).to_dataframe()["power"]
                     frame[f"type3@{delta:g}"] = dd["type3"].to_dataframe()["type3"]
+                    legend[f"power@{delta:g}"] = (f"power for a true difference δ = {delta:g} "
+                                                  f"at {at}")
+                    legend[f"type3@{delta:g}"] = (f"Type III error rate (significant, wrong "
+                                                  f"sign) at δ = {delta:g}, α = "
+                                                  f"{float(d['alpha']):g}, two-tailed")
+        frame.attrs["columns"] = legend
         return frame
 
     def plot(self, path: Any = None, *, kind: str = "type1", tails: int = 2,

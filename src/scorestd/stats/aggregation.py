@@ -18,7 +18,8 @@ from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning, warn
 from ..kernels.aggregate import DEFAULT_EPS, aggregate_kernel
 from ..kernels.ranking import rank_descending
-from ..score_cube import _is_dask, match_input_dims, validate
+from ..mapping import maps_extra_dims
+from ..score_cube import _is_dask, first_cell, match_input_dims, outer_where, validate
 
 __all__ = ["aggregate", "rank_systems"]
 
@@ -26,6 +27,7 @@ __all__ = ["aggregate", "rank_systems"]
 _NONNEGATIVE = frozenset({"gm", "egm", "gm_trec_eval", "hm", "ehm"})
 
 
+@maps_extra_dims(vectorized=True)
 def aggregate(
     scores: Any,
     method: AggregationMethod = "am",
@@ -84,7 +86,7 @@ def aggregate(
     ...     float(aggregate(ap).sel(system="run1", measure="ap")), 4)
     True
     """
-    cube = validate(scores)
+    cube = validate(scores, extra_dims=True)
     method = check_option(method, AggregationMethod, "method")
     if dim not in CUBE_DIMS:
         raise ValueError(f"dim must be one of {', '.join(map(repr, CUBE_DIMS))}; got {dim!r}")
@@ -119,6 +121,7 @@ def aggregate(
     return match_input_dims(result, scores)
 
 
+@maps_extra_dims(vectorized=True)
 def rank_systems(
     scores: Any,
     method: AggregationMethod = "am",
@@ -200,13 +203,14 @@ def _refuse(cube: xr.DataArray, bad: np.ndarray, what: str) -> None:
     """Raise naming the systems (and the first topic and measure) where ``bad``."""
     if not bad.any():
         return
-    s, t, m = (int(i[0]) for i in np.nonzero(bad.transpose(1, 0, 2)))  # first system at fault
+    s, *outer, t, m = first_cell(np.moveaxis(bad, -2, 0))  # first system at fault
     labels = {dim: cube[dim].values.astype(str).tolist() for dim in CUBE_DIMS}
-    systems = np.asarray(labels[SYSTEM])[bad.any(axis=(0, 2))]
+    others = tuple(axis for axis in range(bad.ndim) if axis != bad.ndim - 2)
+    systems = np.asarray(labels[SYSTEM])[bad.any(axis=others)]
     raise ScoreDataError(
-        f"{what}: system {labels[SYSTEM][s]!r} has {float(cube.values[t, s, m])!r} at topic "
-        f"{labels[TOPIC][t]!r}, measure {labels[MEASURE][m]!r} "
-        f"(systems at fault: {_some(systems)})"
+        f"{what}: system {labels[SYSTEM][s]!r} has {float(cube.values[(*outer, t, s, m)])!r} "
+        f"at {outer_where(cube, outer)}topic {labels[TOPIC][t]!r}, measure "
+        f"{labels[MEASURE][m]!r} (systems at fault: {_some(systems)})"
     )
 
 
