@@ -33,7 +33,7 @@ def test_summary_variance_components_pairs_and_files(small, tmp_path, capsys):
     # the same numbers as the library call with the same seed
     fit = scorestd.bayes_crossed(scorestd.load(small), chains=2, draws=500, warmup=200, seed=0)
     top = fit.summary().iloc[0]
-    assert rows[0][0] == top.name and float(rows[0][1]) == pytest.approx(top["mean"], abs=1e-4)
+    assert rows[0][0] == top.name and float(rows[0][1]) == pytest.approx(top["score"], abs=1e-4)
     assert forest.stat().st_size > 0 and heat.stat().st_size > 0
     saved = az.from_netcdf(draws)
     np.testing.assert_allclose(saved.posterior["system_effect"].values,
