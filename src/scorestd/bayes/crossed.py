@@ -95,7 +95,7 @@ def check_bounded_scores(one: xr.DataArray, measure: str, likelihood: str) -> No
         raise ScoreDataError(
             f"bayes_crossed(likelihood={likelihood!r}) needs scores in [0, 1]; topic "
             f"{str(one[TOPIC].values[t])!r}, system {str(one[SYSTEM].values[s])!r} has "
-            f"{y[t, s]!r}: use likelihood='normal' for unbounded measures")
+            f"{float(y[t, s])!r}: use likelihood='normal' for unbounded measures")
     info = measure_info(measure) if measure else None
     values = np.unique(y[~np.isnan(y)])
     discrete = (info is not None and info.support != "interval") or (
