@@ -123,15 +123,15 @@ def test_system_scores_match_numerical_integration():
         for s in range(3):
             m = p["mu"][d] + p["alpha"][d, s]
             sd = np.hypot(p["sigma_topic"][d], p["sigma"][d])
-            ref = integrate.quad(lambda x: np.clip(x, 0, 1) * stats.norm.pdf(x, m, sd),
+            ref = integrate.quad(lambda x, m=m, sd=sd: np.clip(x, 0, 1) * stats.norm.pdf(x, m, sd),
                                  m - 12 * sd, m + 12 * sd, points=[0.0, 1.0])[0]
             assert cens[d, s] == pytest.approx(ref, abs=1e-9)
             # hurdle: P(0) over the zero part's topic population by integration over δ
             z = p["zero_mu"][d] + p["zero_alpha"][d, s]
             sz = p["zero_sigma_topic"][d]
-            p0 = integrate.quad(lambda b: stats.norm.cdf(z + b) * stats.norm.pdf(b, 0, sz),
+            p0 = integrate.quad(lambda b, z=z, sz=sz: stats.norm.cdf(z + b) * stats.norm.pdf(b, 0, sz),
                                 -10 * sz, 10 * sz)[0]
-            pos = integrate.quad(lambda x: special.expit(x) * stats.norm.pdf(x, m, sd),
+            pos = integrate.quad(lambda x, m=m, sd=sd: special.expit(x) * stats.norm.pdf(x, m, sd),
                                  m - 12 * sd, m + 12 * sd)[0]
             one = p["one_prob"][d]
             assert hurdle[d, s] == pytest.approx((1 - p0) * (one + (1 - one) * pos),

@@ -95,7 +95,8 @@ def test_draws_that_do_not_fit_the_memory_budget_are_refused_before_any_work():
     robust = scorestd.datasets.load("robust2004")
     start = time.perf_counter()
     with pytest.raises(scorestd.OptionError, match=r"needs about 33,234 MiB .* draws <= 770,"):
-        scorestd.bayes_standardize(robust, draws=100000, output="draws", seed=1)
+        scorestd.bayes_standardize(robust, draws=100000, output="draws", seed=1,
+                                   memory="256MiB")
     assert time.perf_counter() - start < 5  # refused up front, not after sampling
     with pytest.raises(scorestd.OptionError, match="memory budget of 1 MiB"):
         scorestd.bayes_standardize(robust, draws=10, output="draws", memory="1MiB")

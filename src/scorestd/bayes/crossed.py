@@ -24,13 +24,13 @@ import xarray as xr
 
 from .._options import (
     CIKind,
-    memory_budget,
     ErrorDistribution,
     Likelihood,
     check_count,
     check_likelihood,
     check_option,
     check_positive,
+    memory_budget,
 )
 from ..dims import SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, warn
@@ -40,7 +40,7 @@ from ..score_cube import validate
 from ..stats._pairs import pair_coords, system_pairs
 from ._arviz import diagnostics, to_arviz, to_datatree
 from ._checks import check_interval, check_rope, check_scores, one_measure
-from .bounded import PROBIT_PRIORS, sample_censored, sample_hurdle
+from .bounded import sample_censored, sample_hurdle
 from .gibbs import CrossedPriors, VariancePrior, sample_crossed
 from .likelihoods import system_scores
 
