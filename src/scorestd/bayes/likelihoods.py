@@ -116,27 +116,32 @@ def pointwise_log_likelihood(likelihood: str, p: dict, y: np.ndarray,
                        - (nu + 1) / 2 * np.log1p(e * e / nu))
         elif likelihood == "censored":
             e = (y - eta) / sd
-            dens = -0.5 * e * e - np.log(sd) - 0.5 * np.log(2 * np.pi)
-            out = np.where(y <= 0.0, special.log_ndtr(-eta / sd),
-                           np.where(y >= 1.0, special.log_ndtr((eta - 1.0) / sd), dens))
+            out = -0.5 * e * e - np.log(sd) - 0.5 * np.log(2 * np.pi)
+            # the few scores at a bound: the probability of the latent value beyond it
+            for bound, sign in ((0.0, -1.0), (1.0, 1.0)):
+                t, s = np.nonzero(y == bound)
+                if t.size:
+                    z = sign * (eta[:, t, s] - bound) / sd[:, 0, s]
+                    out[:, t, s] = special.log_ndtr(z)
         elif likelihood == "hurdle":
-            logit = special.logit(y)
-            e = (logit - eta) / sd
-            dens = (-0.5 * e * e - np.log(sd) - 0.5 * np.log(2 * np.pi)
-                    - np.log(y) - np.log1p(-y))  # the Jacobian of the logit
+            inside = (y > 0.0) & (y < 1.0)
+            v = np.where(inside, y, 0.5)
+            e = (np.log(v) - np.log1p(-v) - eta) / sd
+            out = (-0.5 * e * e - np.log(sd) - 0.5 * np.log(2 * np.pi)
+                   - np.log(v) - np.log1p(-v))  # the Jacobian of the logit
+            one = p.get("one_prob")
+            if one is not None:
+                out += np.log1p(-one)[:, None, None]
+            t1, s1 = np.nonzero(y == 1.0)
+            if t1.size:
+                out[:, t1, s1] = -np.inf if one is None else np.log(one)[:, None]
+            t0, s0 = np.nonzero(y == 0.0)
             if "zero_mu" in p:
                 eta0 = _locations(p, "zero_")
-                log_zero, log_pos = special.log_ndtr(eta0), special.log_ndtr(-eta0)
+                out += special.log_ndtr(-eta0)  # P(not zero)
+                out[:, t0, s0] = special.log_ndtr(eta0[:, t0, s0])
             else:
-                log_zero, log_pos = -np.inf, 0.0
-            one = p.get("one_prob")
-            if one is None:
-                log_one, log_not_one = -np.inf, 0.0
-            else:
-                log_one = np.log(one)[:, None, None]
-                log_not_one = np.log1p(-one)[:, None, None]
-            out = np.where(y <= 0.0, log_zero,
-                           log_pos + np.where(y >= 1.0, log_one, log_not_one + dens))
+                out[:, t0, s0] = -np.inf
         else:
             raise ValueError(f"unknown likelihood {likelihood!r}")
     return np.where(np.isnan(y), np.nan, out)
