@@ -13,7 +13,6 @@ components) and converts to arviz's data type at the edge (:mod:`scorestd.bayes.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +31,7 @@ from .._options import (
     check_positive,
     memory_budget,
 )
+from .._progress import progress_bar
 from ..dims import SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, warn
 from ..kernels import posterior as kp
@@ -548,7 +548,8 @@ def bayes_crossed(
     chain_batch : int, optional
         Chains sampled together (memory); the draws do not depend on it.
     progress : bool, optional
-        Show a ``tqdm`` progress bar. Default: only when standard error is a terminal.
+        Show a progress bar over the iterations. Default: only when standard error is a
+        terminal.
     likelihood : {"normal", "censored", "hurdle"}
         The likelihood of the scores (``errors`` and ``heteroscedastic`` are options of
         ``"normal"``). With ``"hurdle"``, ``priors`` are those of the logit part (defaults
@@ -610,17 +611,10 @@ def bayes_crossed(
         check_bounded_scores(one, measure_name, likelihood)
     resolved = resolve_priors(priors, _model_scale(y, likelihood))
     root = root_sequence(seed)
-    show = sys.stderr.isatty() if progress is None else bool(progress)
-    bar = None
-    if show:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=chains * (warmup + draws * thin), desc="bayes_crossed",
-                   unit="it")
-    common = {"chains": chains, "draws": draws, "warmup": warmup, "thin": thin,
-              "seed": root, "keep_topics": bool(topic_effects),
-              "progress": None if bar is None else bar.update}
-    try:
+    with progress_bar(chains * (warmup + draws * thin), "bayes_crossed", show=progress,
+                      unit="it") as job:
+        common = {"chains": chains, "draws": draws, "warmup": warmup, "thin": thin,
+                  "seed": root, "keep_topics": bool(topic_effects), "progress": job.advance}
         if likelihood == "censored":
             out = sample_censored(y, resolved, **common)
         elif likelihood == "hurdle":
@@ -630,9 +624,6 @@ def bayes_crossed(
             out = sample_crossed(y, resolved, nu=nu_value,
                                  heteroscedastic=bool(heteroscedastic),
                                  chain_batch=chain_batch, **common)
-    finally:
-        if bar is not None:
-            bar.close()
     attrs = {
         "model": MODELS[likelihood],
         "likelihood": likelihood,
