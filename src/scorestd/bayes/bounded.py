@@ -88,7 +88,7 @@ class _Component:
         self.sign = sign.ravel()[self.latent].astype(float)
         self.bound = np.where(sign == 0, 0.0, bound).ravel()[self.latent]
         self.flip = np.where(self.sign == 0, 1.0, self.sign)
-        self.neg_sign = -self.sign
+        self.positive = self.sign > 0
         free = self.sign == 0
         self.free_offset = np.where(free, -np.inf, 0.0) if free.any() else None
         self.dense = self.latent.size == values.size
@@ -144,21 +144,28 @@ class _Component:
         if not self.latent.size:
             return
         if self.dense:  # a probit part: unit variance, bound 0, every cell latent
-            c = len(state["mu"])
-            eta = (state["mu"][:, None, None] + state["alpha"][:, None, :]
-                   + state["beta"][:, :, None]).reshape(c, -1)
-            v = normals * self.flip
-            a = eta * self.neg_sign  # v = sign·(x − η) must be ≥ −sign·η
+            mu, alpha, beta = state["mu"], state["alpha"], state["beta"]
+            c = len(mu)
+            rss = np.einsum("ck,ck->c", normals, normals)
+            # the candidate x = η + n, in place; kept where it has the sign it must have
+            x = normals.reshape(c, self.n_t, self.n_s)
+            x += (mu[:, None] + beta)[:, :, None]
+            x += alpha[:, None, :]
+            x = x.reshape(c, -1)
+            bad = np.less(x, 0.0) == self.positive
             if self.free_offset is not None:
-                a += self.free_offset
-            bad = v < a
+                bad &= self.sign != 0
             if bad.any():
                 rows, cols = np.nonzero(bad)
-                v[rows, cols] = -upper_truncated_normal(-a[rows, cols], uniforms(rows))
-            self.rss = np.einsum("ck,ck->c", v, v)
-            v *= self.flip
-            v += eta
-            self.x = v
+                eta = mu[rows] + alpha[rows, self.s_idx[cols]] + beta[rows, self.t_idx[cols]]
+                sign = self.sign[cols]
+                # v = sign·(x − η) must be ≥ −sign·η: drawn from that tail instead
+                v = -upper_truncated_normal(sign * eta, uniforms(rows))
+                old = x[rows, cols] - eta
+                rss += np.bincount(rows, v * v - old * old, minlength=c)
+                x[rows, cols] = eta + sign * v
+            self.rss = rss
+            self.x = x
             return
         eta = (state["mu"][:, None] + state["alpha"][:, self.s_idx]
                + state["beta"][:, self.t_idx])
