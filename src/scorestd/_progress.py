@@ -45,7 +45,6 @@ class Progress:
         self.done = 0.0
         self._parent = parent
         self._bar = bar
-        self.closed = False
 
     @property
     def shown(self) -> bool:
@@ -81,29 +80,7 @@ class Progress:
             _PART.reset(token)
         self.advance(start + units - self.done)
 
-    def discount(self, n: float) -> None:
-        """Take ``n`` units off the total: work found done before (e.g. a study resumed),
-        so that the ETA counts only the work left."""
-        n = min(float(n), self.total - self.done)
-        if n <= 0:
-            return
-        self.total -= n
-        if self._parent is not None:
-            parent, units = self._parent
-            share = n * units / (self.total + n)
-            self._parent = (parent, units - share)
-            parent.discount(share)
-        elif self._bar is not None:
-            self._bar.total = self.total
-            self._bar.refresh()
-
-    def describe(self, text: str) -> None:
-        """Relabel the bar (e.g. with the part of the job under way)."""
-        if self._parent is None and self._bar is not None:
-            self._bar.set_description_str(text, refresh=False)
-
     def close(self) -> None:
-        self.closed = True
         if self._bar is not None:
             self._bar.close()
             self._bar = None
@@ -140,7 +117,7 @@ def progress_bar(total: float, desc: str, *, show: bool | None = None,
     3.0
     """
     enclosing = _PART.get()
-    if enclosing is not None and not enclosing[0].closed:
+    if enclosing is not None:
         job = Progress(total, parent=enclosing)
     else:
         visible = (sys.stderr is not None and sys.stderr.isatty()) if show is None else show
