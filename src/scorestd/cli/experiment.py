@@ -131,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
             kwargs = {"trials": args.trials, "seed": args.seed, "measure": args.measure}
         else:
             kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
-                      "memory": args.memory}
+                      "memory": args.memory,
+                      "progress": False if args.no_progress else None}
         if args.schemes:
             kwargs["schemes"] = split_list(args.schemes)
         try:
@@ -171,7 +172,8 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
               "B": args.resamples or 2000, "seed": args.seed, "batch_size": args.batch_size,
-              "memory": args.memory, "deltas": deltas, "copula": args.copula, "results_dir": args.results_dir}
+              "memory": args.memory, "progress": False if args.no_progress else None,
+              "deltas": deltas, "copula": args.copula, "results_dir": args.results_dir}
     if args.full_size:
         kwargs.update(trials=FULL_SIZE["trials"], trials_type2=FULL_SIZE["trials_type2"],
                       B=args.resamples or FULL_SIZE["B"],
