@@ -6,13 +6,15 @@ blocks (``tests/test_readme.py`` runs those, in order). Each page's commands run
 the other in a new folder, as a reader would type them, on the bundled data. Counts of
 trials and resamples are capped (:data:`CAPS`) so that the suite stays short: the command
 line, its options and its output are exercised, not the precision. A command whose comment
-says ``not run by the tests`` (with the reason) is skipped and reported.
+says ``not run by the tests`` (with the reason) is skipped and reported. The Python blocks
+of the getting-started page run too.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -72,11 +74,25 @@ def _argv(command: str) -> list[str]:
     return words
 
 
+_PY_BLOCK = re.compile(r"^\.\. code-block:: python\n\n((?:[ \t]*\n|[ \t]+[^\n]*\n)+)",
+                       flags=re.MULTILINE)
+FIRST_HOUR_PYTHON = _PY_BLOCK.findall(
+    (ROOT / "docs" / "getting_started.rst").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("block", range(len(FIRST_HOUR_PYTHON)))
+def test_getting_started_python_runs(block, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = textwrap.dedent(FIRST_HOUR_PYTHON[block])
+    exec(compile(code, f"docs/getting_started.rst python block {block}", "exec"), {})
+
+
 def test_commands_are_collected():
     # the pages known to show commands, so that a change of markup cannot empty the test
     assert {"docs/getting_started.rst", "docs/power.rst", "docs/data.rst",
             "docs/simulation.rst", "README.md"} <= set(PAGES)
     assert sum(map(len, PAGES.values())) >= 25
+    assert FIRST_HOUR_PYTHON
     assert _argv("scorestd swap-rate x --trials 1000 -B 5  # note") == [
         "swap-rate", "x", "--trials", "40", "-B", "5"]
 
