@@ -104,18 +104,3 @@ def backend(request):
     if request.param == "numpy":
         return lambda cube: cube
     return lambda cube: cube.chunk({"measure": 1})
-
-
-@pytest.fixture
-def without_pyvinecopulib(monkeypatch):
-    """Make ``import pyvinecopulib`` fail, as where the ``vine`` extra is not installed."""
-    import builtins
-
-    real = builtins.__import__
-
-    def fake(name, *args, **kwargs):
-        if name == "pyvinecopulib":
-            raise ImportError(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake)

@@ -44,6 +44,7 @@ __all__ = [
     "NanPolicy",
     "PairedTest",
     "PowerTest",
+    "SimulatedMeans",
     "SimulationCopula",
     "SplitExtra",
     "SplitKind",
@@ -53,10 +54,13 @@ __all__ = [
     "VarianceKind",
     "WilcoxonMethod",
     "check_count",
+    "check_in_grid",
     "check_option",
     "check_positive",
     "check_probability",
     "check_seed",
+    "check_sequence",
+    "check_trunc_level",
     "memory_budget",
 ]
 
@@ -75,8 +79,8 @@ Degenerate = Literal["unstandardized", "nan", "raise"]
 HardnessDegenerate = Literal["nan", "zero"]
 #: How the margin of a simulated system is selected among the families that fit.
 MarginCriterion = Literal["aic", "bic", "loglik"]
-#: Dependence between simulated systems: a Gaussian copula, or a vine (``scorestd[vine]``).
-SimulationCopula = Literal["gaussian", "vine"]
+#: Dependence between simulated systems: a vine of pair copulas (the paper's), or a Gaussian copula.
+SimulationCopula = Literal["vine", "gaussian"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
 #: How the Wilcoxon test finds its p-value.
@@ -315,3 +319,74 @@ def memory_budget(memory: int | str | None = None) -> int:
     if nbytes < 2**20:
         raise OptionError(f"{source} must be at least 1 MiB; got {memory!r}")
     return nbytes
+
+
+# -- simulation and error-rate studies ----------------------------------------------------
+
+def check_sequence(name: str, value: Any, check: Any) -> list:
+    """A sequence of values each passing ``check(name, item)``; a single value (a number
+    or a string) is read as a sequence of one.
+
+    Examples
+    --------
+    >>> check_sequence("n_topics", 25, lambda n, v: check_count(n, v, 3))
+    [25]
+    >>> check_sequence("deltas", [0.05, 2], check_probability)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: deltas must be strictly between 0 and 1; got 2
+    >>> check_sequence("n_topics", [], lambda n, v: check_count(n, v))
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: n_topics must not be empty
+    """
+    if isinstance(value, (str, bytes, numbers.Number)) or getattr(value, "ndim", 1) == 0:
+        value = [value]
+    try:
+        items = list(value)
+    except TypeError:
+        raise OptionError(f"{name} must be a value or a sequence of values; got "
+                          f"{value!r}") from None
+    if not items:
+        raise OptionError(f"{name} must not be empty")
+    return [check(name, item) for item in items]
+
+
+def check_in_grid(name: str, value: Any, grid: Any) -> float:
+    """A number that is one of ``grid`` (to 1e-9): the level of a result is asked of the
+    levels it was computed at, never answered from the nearest one.
+
+    Examples
+    --------
+    >>> check_in_grid("alpha", 0.05, [0.01, 0.05])
+    0.05
+    >>> check_in_grid("alpha", 0.04, [0.01, 0.05])
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: alpha must be one of the levels computed, 0.01, 0.05; got 0.04
+    """
+    number = _as_float(name, value)
+    values = [float(g) for g in grid]
+    for g in values:
+        if math.isclose(number, g, rel_tol=1e-9, abs_tol=1e-12):
+            return g
+    raise OptionError(f"{name} must be one of the levels computed, "
+                      f"{', '.join(f'{g:g}' for g in values)}; got {value!r}")
+
+
+def check_trunc_level(name: str, value: Any) -> int | None:
+    """A vine truncation level: ``None`` (no truncation) or an integer ≥ 1.
+
+    Examples
+    --------
+    >>> check_trunc_level("trunc_lvl", -1)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: trunc_lvl must be an integer ≥ 1; got -1
+    """
+    return None if value is None else check_count(name, value, 1)
+
+
+#: The true means of simulated systems: the observed means (mean transform), or the
+#: fitted margins' own.
+SimulatedMeans = Literal["observed", "fitted"]

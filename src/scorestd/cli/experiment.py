@@ -8,6 +8,7 @@ from typing import get_args
 
 from .._options import SimulationCopula
 from ..errors import ScorestdError
+from ..io.atomic import atomic_output
 from ._common import (
     add_command,
     add_measure_and_format,
@@ -63,9 +64,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="Type II trials per δ (default: --trials / 5)")
     er.add_argument("--resamples", "-B", type=int, default=2000,
                     help="permutation/bootstrap resamples (default 2000)")
-    er.add_argument("--copula", choices=get_args(SimulationCopula), default="gaussian",
-                    help="dependence of a pair of runs: gaussian (fast; default) or vine "
-                         "(a copula per pair by AIC, as the paper; scorestd[vine])")
+    er.add_argument("--copula", choices=get_args(SimulationCopula), default="vine",
+                    help="dependence of a pair of runs: vine (default: a copula per pair by "
+                         "AIC, as the paper) or gaussian (fast, exchangeable)")
+    er.add_argument("--pool",
+                    help="a .npz file of fitted pair copulas: read if it exists, written "
+                         "with every pair fitted (a later study on the same collections "
+                         "fits nothing again)")
     er.add_argument("--save", help="write the rates to this netCDF file")
 
 
@@ -110,7 +115,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
               "B": args.resamples, "seed": args.seed, "batch_size": args.batch_size,
               "memory": args.memory, "progress": not args.no_progress, "deltas": deltas,
-              "copula": args.copula}
+              "copula": args.copula, "pool": args.pool}
     if args.n_topics:
         kwargs["n_topics"] = split_list(args.n_topics, int)
     if args.tests:
@@ -124,7 +129,8 @@ def _run_error_rates(args: argparse.Namespace) -> int:
           f"{args.trials} Type I trials, seed {args.seed}")
     print_table(result.summary().reset_index())
     if args.save:
-        result.data.to_netcdf(args.save)
+        with atomic_output(args.save) as tmp:
+            result.data.to_netcdf(tmp)
         print(f"rates written to {args.save}")
     if not args.no_figure:
         write_figure(result, args.out or "experiment-error-rates.png")
