@@ -148,7 +148,9 @@ def test_every_cube_function_of_the_top_level_has_a_method():
             "plot_system_effects", "plot_pair_probabilities", "plot_posterior_differences",
             "plot_posterior_ranks",
             # simulation: a fitted simulator or several collections come first
-            "simulate", "simulation_diagnostics", "error_rates"}
+            "simulate", "simulation_diagnostics", "error_rates",
+            # tables of results (they take a result, not scores)
+            "table"}
     for name in scorestd.__all__:
         obj = getattr(scorestd, name)
         if name in skip or not inspect.isfunction(obj) or name.startswith(("read_", "write_")):

@@ -32,7 +32,7 @@ def test_all_is_exactly_what_the_api_pages_list():
 
 def test_every_exported_name_exists_and_subpackages_are_modules():
     subpackages = {"accessor", "bayes", "datasets", "design", "experiments", "io", "kernels",
-                   "models", "plots", "simulation", "stats"}
+                   "models", "plots", "simulation", "stats", "tables"}
     for name in scorestd.__all__:
         obj = getattr(scorestd, name)
         assert isinstance(obj, types.ModuleType) == (name in subpackages), name

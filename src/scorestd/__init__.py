@@ -65,13 +65,14 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {
               "plot_topic_distributions", "plot_topic_set_size", "standardization_report"),
     "score_cube": ("cube", "validate"),
     "simulation": ("fit_margins", "fit_simulator", "simulate", "simulation_diagnostics"),
+    "tables": ("table",),
     "stats": ("adjust_pvalues", "aggregate", "compare", "compare_unpaired", "correlation",
               "describe", "fraction_significant", "randomised_tukey_hsd", "rank_systems",
               "smooth", "standardize", "topic_hardness", "topic_split", "tukey_hsd"),
 }
 _MODULE_OF = {name: module for module, names in _LOCATIONS.items() for name in names}
 _SUBPACKAGES = ("accessor", "bayes", "datasets", "design", "experiments", "io", "kernels",
-                "models", "plots", "simulation", "stats")
+                "models", "plots", "simulation", "stats", "tables")
 
 __all__ = sorted(
     ["MEASURE", "SYSTEM", "TOPIC", "OptionError", "ScoreDataError", "ScorestdError",

@@ -41,6 +41,7 @@ from ..design.power import design_variance, power_function, smallest_n
 from ..design.topic_sets import topic_set_size
 from ..dims import MEASURE
 from ..errors import OptionError
+from ..mapping import maps_extra_dims
 from ..score_cube import validate
 
 __all__ = ["AssuranceTest", "assurance", "assurance_topic_set_size"]
@@ -129,6 +130,7 @@ def _check_common(test: str, min_diff: Any, alpha: Any, n_systems: Any) -> tuple
             check_count("n_systems", n_systems, 2))
 
 
+@maps_extra_dims()
 def assurance(
     scores: Any = None,
     *,
@@ -201,6 +203,7 @@ def assurance(
     return out
 
 
+@maps_extra_dims()
 def assurance_topic_set_size(
     scores: Any = None,
     *,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from .._options import RENAMED_TESTS, DecimalMark, Format, PairedTest, TopicSet
 from ..errors import ScorestdError
+from ._selection import add_systems_argument, select_systems
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,6 +35,11 @@ def add_command(sub: argparse._SubParsersAction, name: str,
     """Add subcommand ``name`` that calls ``run``; with ``data``, its DATA argument too."""
     parser = sub.add_parser(name, help=help, description=description)
     parser.set_defaults(func=run)
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="print only results and errors: no progress bars (shown only "
+                             "when standard error is a terminal), no notices")
+    parser.add_argument("--no-progress", action="store_true",
+                        help=argparse.SUPPRESS)  # of earlier releases: no bars, notices kept
     if data:
         add_data_argument(parser)
     return parser
@@ -66,14 +72,63 @@ def add_measure_and_format(parser: argparse.ArgumentParser, *,
                              "stop (strict); default: union, with a warning")
     parser.add_argument("--strict", action="store_true",
                         help="stop on scores outside their measure's range (default: warn)")
+    parser.add_argument("--select", action="append", type=_selection, metavar="DIM=LABEL",
+                        help="one slice of a file with extra dims, e.g. the trial of a "
+                             "simulated collection: --select trial=3 (repeat for several "
+                             "dims)")
+    add_systems_argument(parser)
 
 
-def load_data(args: argparse.Namespace, source: str | None = None) -> xr.DataArray:
-    """Load the DATA argument (or ``source``) as a cube, with the reading options."""
+def load_data(args: argparse.Namespace, source: str | None = None, *,
+              extra_dims: bool = False, select: bool = True) -> xr.DataArray:
+    """Load the DATA argument (or ``source``) as a cube, with the reading options and
+    (with ``select``) the ``--systems`` selection.
+
+    The slices of ``--select`` are taken; a cube left with extra dims (``trial`` …) is an
+    error naming them unless ``extra_dims`` (the command maps over them).
+    """
     from ..io import load
 
-    return load(args.data if source is None else source, format=args.format,
-                measure=args.measure, **reading_options(args))
+    name = args.data if source is None else source
+    cube = load(name, format=args.format, measure=args.measure, **reading_options(args))
+    cube = selected(cube, getattr(args, "select", None) or [], name=str(name),
+                    extra_dims=extra_dims, command=getattr(args, "command", None))
+    return select_systems(cube, getattr(args, "systems", None)) if select else cube
+
+
+def selected(cube: xr.DataArray, selections: list[tuple[str, str]], *, name: str,
+             extra_dims: bool, command: str | None = None) -> xr.DataArray:
+    """``cube`` at the ``--select`` slices (labels matched as text), checked for extra dims."""
+    from ..score_cube import extra_dims_of
+
+    for dim, label in selections:
+        if dim not in extra_dims_of(cube):
+            raise ScorestdError(f"--select {dim}={label}: {name} has no extra dim {dim!r} "
+                                f"(its dims: {', '.join(map(str, cube.dims))})")
+        labels = ([str(v) for v in cube[dim].values.tolist()] if dim in cube.coords
+                  else [str(i) for i in range(cube.sizes[dim])])
+        if label not in labels:
+            shown = ", ".join(labels[:5]) + (" …" if len(labels) > 5 else "")
+            raise ScorestdError(f"--select {dim}={label}: {name} has no {dim} {label!r} "
+                                f"({dim}s: {shown})")
+        cube = cube.isel({dim: labels.index(label)}, drop=True)
+    extra = extra_dims_of(cube)
+    if extra and not extra_dims:
+        listed = ", ".join(f"{dim} ({cube.sizes[dim]})" for dim in extra)
+        first = " ".join(f"--select {dim}="
+                         f"{cube[dim].values[0] if dim in cube.coords else 0}" for dim in extra)
+        raise ScorestdError(
+            f"{name} holds several collections (extra dims: {listed}); "
+            f"{'scorestd ' + command if command else 'this command'} works on one: pick it "
+            f"with {first}. info, convert and standardize read the whole file")
+    return cube
+
+
+def _selection(text: str) -> tuple[str, str]:
+    dim, sep, label = text.partition("=")
+    if not sep or not dim.strip() or not label.strip():
+        raise argparse.ArgumentTypeError(f"use DIM=LABEL, e.g. trial=3; got {text!r}")
+    return dim.strip(), label.strip()
 
 
 def reading_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -183,12 +238,55 @@ def print_table(frame: pd.DataFrame, *, floatfmt: str = "{:.4f}",
         print("\n".join(f"  {str(c) + ':':<{width + 1}} {text}" for c, text in legend.items()))
 
 
-def write_figure(result: Any, path: str | None) -> None:
-    """Save ``result.plot()`` to ``path`` (off-screen) when a path is given."""
+def write_figure(result: Any, path: str | None, **options: Any) -> None:
+    """Save ``result.plot(**options)`` to ``path`` (off-screen) when a path is given."""
     if not path:
         return
     import matplotlib
 
     matplotlib.use("Agg")
-    result.plot(path)
-    print(f"figure written to {path}")
+    result.plot(path, **options)
+    notice(f"figure written to {path}")
+
+
+#: Set by ``--quiet``: notices are not printed.
+QUIET = False
+
+
+def notice(text: str) -> None:
+    """Print an informational line (a file written …), unless ``--quiet``."""
+    if not QUIET:
+        print(text)
+
+
+def add_output_argument(parser: argparse.ArgumentParser) -> None:
+    """``--output``: also write the printed table to a file, in the format of its suffix."""
+    parser.add_argument("--output", metavar="TABLE",
+                        help="also write the table to this file: .tex (LaTeX, booktabs), "
+                             ".md (Markdown) or .csv, by suffix")
+
+
+def check_table_output(args: argparse.Namespace) -> None:
+    """Refuse, before any computation, an ``--output`` of unknown suffix or unwritable."""
+    path = getattr(args, "output", None)
+    if path:
+        from ..io.table import table_format
+
+        table_format(path)
+        check_output(path)
+
+
+def write_table(table: Any, args: argparse.Namespace, *, caption: str = "") -> None:
+    """Write ``table`` to ``--output`` when given: a :class:`~scorestd.io.table.Table`, an
+    experiment result (its summary) or a DataFrame (captioned ``caption``)."""
+    path = getattr(args, "output", None)
+    if not path:
+        return
+    from ..io.table import Table
+    from ..tables import frame_table, summary_table
+
+    if not isinstance(table, Table):
+        table = (summary_table(table) if callable(getattr(table, "summary", None))
+                 else frame_table(table, caption=caption))
+    table.write(path)
+    notice(f"table written to {path}")

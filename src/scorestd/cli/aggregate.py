@@ -8,7 +8,14 @@ from typing import get_args
 from .._options import AggregationMethod, TieRule, ZeroPolicy
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScorestdError
-from ._common import add_command, load_data, print_table
+from ._common import (
+    add_command,
+    add_output_argument,
+    check_table_output,
+    load_data,
+    print_table,
+    write_table,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="hm with a zero score: error (default) or a missing aggregate")
     p.add_argument("--ties", choices=get_args(TieRule), default="min",
                    help="ranks of tied systems (default: min, i.e. 1, 2, 2, 4)")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.eps is not None and args.method not in DEFAULT_EPS:
         raise ScorestdError(f"--eps is used only by {', '.join(sorted(DEFAULT_EPS))}")
+    check_table_output(args)
     cube = load_data(args)
     scores = aggregate(cube, args.method, eps=args.eps, skipna=args.skipna, zeros=args.zeros)
     ranks = rank_systems(scores, ties=args.ties)
@@ -49,10 +58,14 @@ def run(args: argparse.Namespace) -> int:
         columns[f"{measure} rank"] = rank.astype("Int64") if whole else rank
     table = pd.DataFrame(columns)
     table.index.name = SYSTEM
+    table.attrs["columns"] = {"<measure>": scores.attrs["description"],
+                              "<measure> rank": f"rank by it, 1 = best (ties: {args.ties})"}
     first_rank = table.columns[1]
     table = table.sort_values(first_rank, kind="stable", na_position="last")
     eps = f", eps={scores.attrs['eps']:g}" if "eps" in scores.attrs else ""
-    print(f"{args.method}{eps} over {cube.sizes['topic']} topics; "
-          f"skipna={args.skipna}, ties={args.ties}; sorted by {first_rank}")
+    header = (f"{args.method}{eps} over {cube.sizes['topic']} topics; "
+              f"skipna={args.skipna}, ties={args.ties}; sorted by {first_rank}")
+    print(header)
     print_table(table)
+    write_table(table, args, caption=header)
     return 0

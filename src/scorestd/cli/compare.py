@@ -9,10 +9,13 @@ from .._options import Alternative, Correction
 from ..dims import MEASURE
 from ._common import (
     add_command,
+    add_output_argument,
     add_resamples_argument,
     add_test_argument,
+    check_table_output,
     load_data,
     print_table,
+    write_table,
 )
 
 COLUMNS = ["system", "system2", "mean_diff", "effect_size", "ci_low", "ci_high", "statistic",
@@ -42,14 +45,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sort", choices=("pair", "p", "diff"), default="pair",
                    help="row order (default: pair order)")
     p.add_argument("--top", type=int, help="print only the first N rows per measure")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..kernels.significance import FAMILY_TESTS
     from ..stats.significance import compare, fraction_significant
 
+    check_table_output(args)
     cube = load_data(args)
-    correction = None if args.correction == "none" or args.test in FAMILY_TESTS else args.correction
+    family = args.test in FAMILY_TESTS  # adjusted by construction, over all pairs
+    correction = None if args.correction == "none" or family else args.correction
     res = compare(cube, args.test, baseline=args.baseline, alternative=args.alternative,
                   correction=correction, min_diff=args.min_diff, B=args.B, seed=args.seed)
     p_name = "p_adjusted" if correction else "p_value"
@@ -63,12 +69,33 @@ def run(args: argparse.Namespace) -> int:
             frame = frame.sort_values("mean_diff", ascending=False, kind="stable")
         tested = int(frame[p_name].notna().sum())
         significant = round(float(share.sel({MEASURE: measure})) * tested)
-        print(f"measure: {measure}   test: {args.test}   correction: {correction or 'none'}   "
+        adjusted = (f"family-wise by {args.test}" if family else correction or "none")
+        print(f"measure: {measure}   test: {args.test}   correction: {adjusted}   "
               f"pairs: {len(frame)}   significant at {args.alpha}: {significant}")
         shown = (frame if args.top is None else frame.head(args.top)).reset_index(drop=True)
         for col in ("p_value", "p_adjusted"):  # small p-values need significant digits
             if col in shown:
                 shown[col] = shown[col].map(lambda v: f"{v:.3g}")
-        print_table(shown)
+        print_table(shown, legend=_legend(res, shown.columns, adjusted, len(frame)))
         print()
+    if args.output:  # the paper's table: systems × measures, markers for the significant pairs
+        from ..tables import significance_table
+
+        write_table(significance_table(res, cube, alpha=args.alpha), args)
     return 0
+
+
+def _legend(res, columns, adjusted: str, pairs: int) -> dict[str, str]:
+    """What each printed column is, from the result's descriptions, with the parameters."""
+    legend = {c: str(res[c].attrs.get("description", "")) for c in columns if c in res}
+    level = f"{float(res.attrs.get('conf_level', 0.95)):.0%}"
+    for bound in ("ci_low", "ci_high"):
+        if bound in legend:
+            legend[bound] = legend[bound].replace("confidence interval",
+                                                  f"{level} confidence interval")
+    alternative = res.attrs.get("alternative", "two-sided")
+    if "p_value" in legend:
+        legend["p_value"] += f" ({alternative})"
+    if "p_adjusted" in legend:
+        legend["p_adjusted"] = f"p_value adjusted by {adjusted} over the {pairs} pairs"
+    return {c: text for c, text in legend.items() if text}

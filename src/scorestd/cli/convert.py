@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_command, check_output, load_data
+from ._common import add_command, check_output, load_data, notice
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,8 +24,9 @@ def run(args: argparse.Namespace) -> int:
 
     output_format(args.output, args.to)  # an unknown suffix stops here, before reading
     check_output(args.output)
-    cube = load_data(args)
+    cube = load_data(args, extra_dims=True)
     out = save(cube, args.output, format=args.to, measure=args.measure)
-    print(f"wrote {out} ({cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
+    outer = "".join(f"{cube.sizes[dim]} {dim}s, " for dim in cube.dims[:-3])
+    notice(f"wrote {out} ({outer}{cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
           f"{cube.sizes['measure']} measures)")
     return 0

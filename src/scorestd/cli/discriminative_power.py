@@ -6,13 +6,16 @@ import argparse
 
 from ._common import (
     add_command,
+    add_output_argument,
     add_resamples_argument,
     add_test_argument,
     check_figure_path,
+    check_table_output,
     load_data,
     print_table,
     split_list,
     write_figure,
+    write_table,
 )
 
 
@@ -29,9 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the resampling tests (default: 0)")
     p.add_argument("--out", "-o", help="write the ASL curves to this file")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_table_output(args)
     from ..experiments.discrimination import discriminative_power
 
     check_figure_path(args.out)
@@ -41,5 +46,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"discriminative power: {result.data.attrs['data']}, {args.test}, "
           f"{result.data.sizes['pair']} system pairs")
     print_table(result.summary())
+    write_table(result, args)
     write_figure(result, args.out)
     return 0

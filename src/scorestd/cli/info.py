@@ -5,20 +5,31 @@ from __future__ import annotations
 import argparse
 
 from ..dims import MEASURE, SYSTEM, TOPIC
-from ._common import add_command, load_data, print_table
+from ._common import (
+    add_command,
+    add_output_argument,
+    check_table_output,
+    load_data,
+    print_table,
+    write_table,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    add_command(sub, "info", run, help="describe a score file or bundled dataset",
-                description="Shape, measures, missing cells and a per-measure summary.")
+    p = add_command(sub, "info", run, help="describe a score file or bundled dataset",
+                    description="Shape, measures, missing cells and a per-measure summary.")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..score_cube import extra_dims_of
     from ..stats.descriptive import describe
 
-    cube = load_data(args)
+    check_table_output(args)
+    cube = load_data(args, extra_dims=True)
     lines = {"data": args.data, **cube.attrs}
-    lines["shape"] = (f"{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
+    outer = "".join(f"{cube.sizes[dim]} {dim}s × " for dim in extra_dims_of(cube))
+    lines["shape"] = (f"{outer}{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
                       f"{cube.sizes[MEASURE]} measures")
     lines["measures"] = ", ".join(cube[MEASURE].values.tolist())
     lines["missing"] = f"{int(cube.isnull().sum())} of {cube.size} cells"
@@ -26,5 +37,7 @@ def run(args: argparse.Namespace) -> int:
     for key, value in lines.items():
         print(f"{key + ':':<{width}}{value}")
     print()
-    print_table(describe(cube))  # with what each column means
+    summary = describe(cube)  # per slice of the extra dims, if any
+    print_table(summary)  # with what each column means
+    write_table(summary, args, caption=f"{args.data}: {lines['shape']}.")
     return 0

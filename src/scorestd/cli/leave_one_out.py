@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_command, load_data, print_table, split_list
+from ._common import (
+    add_command,
+    add_output_argument,
+    check_table_output,
+    load_data,
+    print_table,
+    split_list,
+    write_table,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,9 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--schemes", default="N,U,E", help="comma-separated schemes (default N,U,E)")
     p.add_argument("--groups", help="CSV file of run,group lines (e.g. run → team)")
     p.add_argument("--per-run", action="store_true", help="also print every run's changes")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_table_output(args)
     from ..experiments.leave_out import leave_one_out
     from ..io.groups import read_groups
 
@@ -27,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"leave-one-out: {result.data.attrs['data']}, {result.data.attrs['n_groups']} "
           f"groups of {result.data.attrs['n_systems']} runs")
     print_table(result.summary())
+    write_table(result, args)
     if args.per_run:
         frame = result.data[["mean_all", "mean_loo", "change", "rank_all", "rank_loo"]]
         print()

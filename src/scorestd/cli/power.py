@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_command, print_table
+from ._common import (
+    add_command,
+    add_output_argument,
+    check_table_output,
+    load_data,
+    print_table,
+    write_table,
+)
 from ._design_args import add_collections_argument, as_frame, variance_from_args
 
 
@@ -23,19 +30,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha", default="0.05", help="significance level, or 'solve'")
     p.add_argument("--power", type=float, help="target power 1 − β")
     p.add_argument("--n-systems", type=int, help="systems of the ANOVA (default: in DATA)")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..design.power import solve_power
 
+    check_table_output(args)
     variance = variance_from_args(args, args.test)
     alpha = None if args.alpha == "solve" else float(args.alpha)
     n_systems = args.n_systems
     if n_systems is None and args.test == "anova" and args.data:
-        from ..io import load
-
-        n_systems = int(load(args.data[0], format=args.format, measure=args.measure)
-                        .sizes["system"])
+        n_systems = int(load_data(args, args.data[0]).sizes["system"])
     result = solve_power(variance=variance, test=args.test, min_diff=args.min_diff,
                          n_topics=args.n_topics, alpha=alpha, power=args.power,
                          n_systems=n_systems)
@@ -43,5 +49,7 @@ def run(args: argparse.Namespace) -> int:
         k for k, v in (("min_diff", args.min_diff), ("n_topics", args.n_topics),
                        ("alpha", alpha), ("power", args.power)) if v is None)
     print(f"{args.test}: solving for {name}")
-    print_table(as_frame(result, variance, name), floatfmt="{:.5g}")
+    frame = as_frame(result, variance, name)
+    print_table(frame, floatfmt="{:.5g}")
+    write_table(frame, args, caption=f"{args.test}: solved for {name}.")
     return 0

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import get_args
 
 from .._options import BUILTIN_MODELS, Degenerate
-from ._common import add_command, add_data_argument, check_output, load_data, print_table
+from ._common import add_command, add_data_argument, check_output, load_data, notice, print_table
 
 #: Data of ``scorestd report`` without DATA (``scorestd.plots.report.DEFAULT_DATA``).
 DEFAULT_DATA = "robust2004_ap"
@@ -44,9 +44,11 @@ def run(args: argparse.Namespace) -> int:
         print_table(table if args.top is None else table.head(args.top))
         print()
         print("Kendall tau_b between each standardized ranking and the raw ranking:")
-        print_table(report.tau[[measure]].rename(columns={measure: "tau"}))
+        tau = report.tau[[measure]].rename(columns={measure: "tau_b"}).rename_axis(columns=None)
+        print_table(tau, legend={"tau_b": f"Kendall τ_b of the model's ranking with the raw "
+                                          f"ranking ({measure})"})
         print()
     if not args.no_plots:
         for path in report.write_plots(Path(args.out)):
-            print(f"wrote {path}")
+            notice(f"wrote {path}")
     return 0

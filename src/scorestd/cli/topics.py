@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_command, print_table, split_list
+from ._common import (
+    add_command,
+    add_output_argument,
+    check_table_output,
+    print_table,
+    split_list,
+    write_table,
+)
 from ._design_args import add_collections_argument, variance_from_args
 
 
@@ -26,11 +33,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n-systems", default="2", help="m value(s) for anova (default 2)")
     p.add_argument("--method", choices=["sakai", "exact"], default="sakai",
                    help="Sakai's approximations or exact noncentral t/F (default sakai)")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..design.topic_sets import topic_set_size
 
+    check_table_output(args)
     variance = variance_from_args(args, args.test)
     grid = {
         "alpha": split_list(args.alpha, float),
@@ -43,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if args.test == "ci":
         grid["beta"] = grid["beta"][:1]
     sizes = topic_set_size(variance=variance, test=args.test, method=args.method, **grid)
-    print(f"topics needed: {args.test}, method {args.method}"
-          + ("" if args.variance is not None else f", {variance.attrs['kind']} variance"))
+    header = (f"topics needed: {args.test}, method {args.method}"
+              + ("" if args.variance is not None else f", {variance.attrs['kind']} variance"))
+    print(header)
     table = sizes.to_dataframe()["n_topics"].unstack("min_diff")
     table.columns = [f"minD={d:g}" for d in table.columns]
     drop = [lvl for lvl, v in (("beta", args.test == "ci"),
@@ -54,5 +64,14 @@ def run(args: argparse.Namespace) -> int:
         table.insert(0, "variance", variance.to_series().reindex(
             table.index.droplevel([n for n in table.index.names
                                    if n not in variance.dims])).to_numpy())
+    what = {"paired_t": "detect a difference of x with the paired t-test",
+            "anova": "detect a range x of system means with the one-way ANOVA",
+            "ci": "a confidence interval of the difference no wider than x"}[args.test]
+    table.attrs["columns"] = {
+        **({"variance": f"{variance.attrs['kind']} variance estimated from DATA"}
+           if args.variance is None else {}),
+        "minD=x": f"topics needed to {what}" + ("" if args.test == "ci" else " at power 1 − β"),
+    }
     print_table(table, floatfmt="{:.5f}")
+    write_table(table, args, caption=header)
     return 0

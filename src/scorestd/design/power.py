@@ -45,6 +45,7 @@ from .._options import (
 )
 from ..dims import SYSTEM
 from ..errors import OptionError, UnreachableTargetError
+from ..mapping import maps_extra_dims
 from .variance import estimate_variance
 
 __all__ = [
@@ -66,6 +67,7 @@ _UNKNOWNS = ("min_diff", "n_topics", "alpha", "power")
 _STEPS = 8
 
 
+@maps_extra_dims()
 def design_variance(scores: Any, test: str = "paired_t", *,
                     schemes: Sequence[str] | None = None,
                     scheme_options: Mapping[str, Mapping[str, Any]] | None = None
@@ -166,6 +168,7 @@ def _t_power(power: float, nc: float, df: float, alpha: float, alternative: str)
     return float(upper + lower)
 
 
+@maps_extra_dims()
 def solve_power(
     scores: Any = None,
     *,

@@ -80,6 +80,7 @@ from .._options import (
     check_probability,
 )
 from ..errors import OptionError, UnreachableTargetError
+from ..mapping import maps_extra_dims
 from .power import design_variance, power_function, smallest_n
 
 __all__ = [
@@ -163,6 +164,7 @@ def ci_expected_width(n: float, sd: float, alpha: float) -> float:
     return float(2.0 * stats.t.isf(alpha / 2.0, phi) * c * sd / math.sqrt(n))
 
 
+@maps_extra_dims()
 def topic_set_size(
     scores: Any = None,
     *,

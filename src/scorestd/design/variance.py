@@ -31,6 +31,7 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdError, warn
 from ..kernels.multiple import two_way_anova_mse
 from ..kernels.variance import paired_difference_ss, within_system_ss
+from ..mapping import maps_extra_dims
 from ..models.schemes import check_schemes, scheme_model
 from ..score_cube import validate
 
@@ -49,6 +50,7 @@ _KERNELS = {
 }
 
 
+@maps_extra_dims()
 def anova_residual(scores: Any) -> xr.Dataset:
     """Two-way ANOVA without replication (topic × system) per measure.
 
@@ -94,6 +96,7 @@ def anova_residual(scores: Any) -> xr.Dataset:
     )
 
 
+@maps_extra_dims()
 def estimate_variance(
     scores: Any,
     *,
@@ -181,7 +184,8 @@ def _squeeze_single_2d(result: xr.DataArray, original: Any) -> xr.DataArray:
 def _standardized(c: xr.DataArray, scheme: str,
                   options: Mapping[str, Mapping[str, Any]] | None) -> xr.DataArray:
     model = scheme_model(scheme, options)
-    return c if model is None else validate(model.standardize(c))
+    # standardized values, not scores of the measure: no range to check
+    return c if model is None else validate(model.standardize(c), check_range=False)
 
 
 def _pooled(collections: list[xr.DataArray], kind: str) -> xr.DataArray:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -93,19 +95,28 @@ def topic_means(x: np.ndarray) -> np.ndarray:
 
 
 def agreement_summary(
-    data: xr.Dataset, rates: Sequence[str], alphas: Sequence[float]
+    data: xr.Dataset, rates: dict[str, str], alphas: Sequence[float], *, compared: str
 ) -> pd.DataFrame:
     """Means over trials of the ranking agreement and of each rate at ``alphas``.
 
     One row per scheme, in the order of ``data``; a rate's columns are ``"{rate}@{α}"``
-    with the α of ``data`` nearest to each of ``alphas``.
+    with the α of ``data`` nearest to each of ``alphas``. ``rates`` maps each rate to
+    what it is (completed by "at α = …"), ``compared`` says which rankings the
+    correlations compare; ``attrs["columns"]`` holds the legend.
     """
     means = data.mean("trial")
     frame = means[list(AGREEMENT)].to_dataframe()
-    for rate in rates:
+    legend = {"tau_b": f"Kendall τ_b of {compared}",
+              "tau_ap_b": f"τ_AP,b (top-weighted Kendall) of {compared}",
+              "pearson": f"Pearson r of {compared}"}
+    for rate, meaning in rates.items():
         for a in alphas:
+            nearest = float(means["alpha"].sel(alpha=a, method="nearest"))
             frame[f"{rate}@{a:g}"] = means[rate].sel(alpha=a, method="nearest").to_series()
-    return frame.loc[list(data["scheme"].values)]
+            legend[f"{rate}@{a:g}"] = f"{meaning} at α = {nearest:g}"
+    frame = frame.loc[list(data["scheme"].values)]
+    frame.attrs["columns"] = {**legend, "(all)": f"means over {data.sizes['trial']} trials"}
+    return frame
 
 
 def ranking_agreement(x: np.ndarray, reference: np.ndarray) -> dict[str, np.ndarray]:
@@ -120,3 +131,26 @@ def ranking_agreement(x: np.ndarray, reference: np.ndarray) -> dict[str, np.ndar
         "tau_ap_b": taus.tau_ap_b,
         "pearson": pearson(x, np.broadcast_to(reference, x.shape)),
     }
+
+
+def collection_from(source: Any) -> tuple[str | None, Any]:
+    """``(name, cube)`` for a study's collection given as a cube, a simulator, a score file
+    or a bundled dataset name; the name is the file's stem or the dataset's name (``None``
+    for an object, whose ``attrs`` say what it is).
+
+    Examples
+    --------
+    >>> name, cube = collection_from("adhoc8_ap")
+    >>> name, cube.sizes["system"]
+    ('adhoc8_ap', 129)
+    """
+    if isinstance(source, str | os.PathLike):
+        from ..io.formats import load
+
+        path = Path(source)
+        name = str(source) if isinstance(source, str) and not path.exists() else path.stem
+        cube = load(source)
+        if "collection" not in cube.attrs:
+            cube.attrs["collection"] = name
+        return name, cube
+    return None, source

@@ -69,7 +69,13 @@ class BetweenCollection(Experiment):
         >>> list(res.summary().columns)[:4]
         ['tau_b', 'tau_ap_b', 'pearson', 'type1@0.01']
         """
-        return agreement_summary(self.data, ("type1", "power"), alphas)
+        return agreement_summary(
+            self.data, {"type1": "Type I error rate: fraction of systems significantly "
+                                 "different from themselves (two-sided Welch t-test across "
+                                 "the two topic sets)",
+                        "power": "power: fraction of pairs of different systems significantly "
+                                 "different (two-sided Welch t-test across the two topic sets)"},
+            alphas, compared="the two topic sets' rankings")
 
     @shared_parameters
     def plot(self, path: Any = None, **kwargs: Any):

@@ -27,6 +27,7 @@ from .._options import SimulationCopula, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, ScorestdWarning, warn
 from ..io.atomic import atomic_output
+from ..io.netcdf import content_digest
 from ..kernels import pair_copulas
 from ..simulation.copula import GaussianCopula, fit_pair_copula
 from ..simulation.fitting import fit_margins, one_measure
@@ -242,13 +243,7 @@ class ErrorRatePool:
 
 
 def _checksums(cubes: Mapping[str, Any]) -> list[str]:
-    import hashlib
-
-    out = []
-    for cube in cubes.values():
-        values = np.ascontiguousarray(np.asarray(cube.values, dtype=np.float64))
-        out.append(hashlib.sha1(values.tobytes()).hexdigest()[:16])
-    return out
+    return [content_digest(cube) for cube in cubes.values()]
 
 
 def resolve_pool(pool: Any, cubes: Mapping[str, Any], copula: SimulationCopula

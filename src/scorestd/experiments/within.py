@@ -64,7 +64,10 @@ class WithinCollection(Experiment):
         >>> list(res.summary().columns)
         ['tau_b', 'tau_ap_b', 'pearson', 'power@0.01', 'power@0.05', 'power@0.1']
         """
-        return agreement_summary(self.data, ("power",), alphas)
+        return agreement_summary(
+            self.data, {"power": "fraction of system pairs with a significant two-sided "
+                                 "paired t-test"}, alphas,
+            compared="the scheme's ranking with the raw ranking")
 
     @shared_parameters
     def plot(self, path: Any = None, **kwargs: Any):

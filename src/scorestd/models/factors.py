@@ -21,6 +21,7 @@ import xarray as xr
 from .._options import Degenerate
 from ..dims import MEASURE, TOPIC
 from ..errors import ScoreDataError
+from ..mapping import maps_extra_dims
 from ..score_cube import validate
 from ._base import FittedModel
 from .normal import Normal
@@ -28,6 +29,7 @@ from .normal import Normal
 __all__ = ["read_factors", "standardization_factors", "write_factors"]
 
 
+@maps_extra_dims()
 def standardization_factors(
     scores: Any, *, degenerate: Degenerate = "unstandardized"
 ) -> xr.Dataset:

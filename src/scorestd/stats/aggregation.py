@@ -18,7 +18,8 @@ from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning, warn
 from ..kernels.aggregate import DEFAULT_EPS, aggregate_kernel
 from ..kernels.ranking import rank_descending
-from ..score_cube import _is_dask, match_input_dims, validate
+from ..mapping import maps_extra_dims
+from ..score_cube import _is_dask, first_cell, match_input_dims, outer_where, validate
 
 __all__ = ["aggregate", "rank_systems"]
 
@@ -26,6 +27,7 @@ __all__ = ["aggregate", "rank_systems"]
 _NONNEGATIVE = frozenset({"gm", "egm", "gm_trec_eval", "hm", "ehm"})
 
 
+@maps_extra_dims(vectorized=True)
 def aggregate(
     scores: Any,
     method: AggregationMethod = "am",
@@ -63,8 +65,8 @@ def aggregate(
     -------
     xarray.DataArray
         ``scores`` without ``dim`` (a 2-D input gives a result without ``measure``),
-        named after the method, with attrs ``aggregation``, ``eps`` (if used) and
-        ``skipna``.
+        named after the method, with attrs ``aggregation``, ``eps`` (if used),
+        ``skipna`` and ``description`` (what the numbers are, in words).
 
     Raises
     ------
@@ -80,11 +82,18 @@ def aggregate(
     >>> gmap = aggregate(ap, "egm", eps=0.01)
     >>> gmap.dims
     ('system', 'measure')
+    >>> gmap.attrs["description"]
+    'ε-adjusted geometric mean exp(mean(log(x + ε))) − ε, ε = 0.01, over topics (NaN for a system with a missing score)'
+    >>> gmap.sel(measure="ap").to_series().head(2)  # doctest: +NORMALIZE_WHITESPACE
+    system
+    run1    0.003101
+    run2    0.245749
+    Name: egm, dtype: float64
     >>> round(float(gmap.sel(system="run1", measure="ap")), 4) < round(
     ...     float(aggregate(ap).sel(system="run1", measure="ap")), 4)
     True
     """
-    cube = validate(scores)
+    cube = validate(scores, extra_dims=True)
     method = check_option(method, AggregationMethod, "method")
     if dim not in CUBE_DIMS:
         raise ValueError(f"dim must be one of {', '.join(map(repr, CUBE_DIMS))}; got {dim!r}")
@@ -115,10 +124,12 @@ def aggregate(
     attrs.update(aggregation=method, skipna=int(skipna))
     if method in DEFAULT_EPS:
         attrs["eps"] = DEFAULT_EPS[method] if eps is None else float(eps)
+    attrs["description"] = _describe(method, attrs.get("eps"), dim, skipna)
     result = result.assign_attrs(attrs).rename(method)
     return match_input_dims(result, scores)
 
 
+@maps_extra_dims(vectorized=True)
 def rank_systems(
     scores: Any,
     method: AggregationMethod = "am",
@@ -179,7 +190,10 @@ def rank_systems(
         dask_gufunc_kwargs={"allow_rechunk": True},
     )
     ranks = ranks.transpose(*system_scores.dims)
-    return ranks.assign_attrs({**system_scores.attrs, "ties": ties}).rename("rank")
+    what = system_scores.attrs.get("description", f"{system_scores.name or 'score'}")
+    return ranks.assign_attrs({**system_scores.attrs, "ties": ties,
+                               "description": f"rank by {what}; 1 = best, ties: {ties}"}
+                              ).rename("rank")
 
 
 def _warn_undefined_hm(cube: xr.DataArray, dim: str) -> bool:
@@ -200,13 +214,14 @@ def _refuse(cube: xr.DataArray, bad: np.ndarray, what: str) -> None:
     """Raise naming the systems (and the first topic and measure) where ``bad``."""
     if not bad.any():
         return
-    s, t, m = (int(i[0]) for i in np.nonzero(bad.transpose(1, 0, 2)))  # first system at fault
+    s, *outer, t, m = first_cell(np.moveaxis(bad, -2, 0))  # first system at fault
     labels = {dim: cube[dim].values.astype(str).tolist() for dim in CUBE_DIMS}
-    systems = np.asarray(labels[SYSTEM])[bad.any(axis=(0, 2))]
+    others = tuple(axis for axis in range(bad.ndim) if axis != bad.ndim - 2)
+    systems = np.asarray(labels[SYSTEM])[bad.any(axis=others)]
     raise ScoreDataError(
-        f"{what}: system {labels[SYSTEM][s]!r} has {float(cube.values[t, s, m])!r} at topic "
-        f"{labels[TOPIC][t]!r}, measure {labels[MEASURE][m]!r} "
-        f"(systems at fault: {_some(systems)})"
+        f"{what}: system {labels[SYSTEM][s]!r} has {float(cube.values[(*outer, t, s, m)])!r} "
+        f"at {outer_where(cube, outer)}topic {labels[TOPIC][t]!r}, measure "
+        f"{labels[MEASURE][m]!r} (systems at fault: {_some(systems)})"
     )
 
 
@@ -215,3 +230,22 @@ def _some(labels: Any, most: int = 5) -> str:
     labels = [str(v) for v in labels]
     more = f" and {len(labels) - most} more" if len(labels) > most else ""
     return ", ".join(labels[:most]) + more
+
+
+_METHOD_WORDS = {
+    "am": "arithmetic mean",
+    "gm": "geometric mean",
+    "egm": "ε-adjusted geometric mean exp(mean(log(x + ε))) − ε",
+    "gm_trec_eval": "trec_eval's geometric mean exp(mean(log(max(x, ε))))",
+    "hm": "harmonic mean",
+    "ehm": "ε-adjusted harmonic mean 1 / mean(1 / (x + ε)) − ε",
+    "md": "median",
+}
+
+
+def _describe(method: str, eps: float | None, dim: str, skipna: bool) -> str:
+    """An aggregate in words, for ``attrs["description"]``."""
+    missing = ("missing scores left out" if skipna
+               else f"NaN for a {SYSTEM if dim == TOPIC else 'cell'} with a missing score")
+    with_eps = f", ε = {eps:g}" if eps is not None else ""
+    return f"{_METHOD_WORDS[method]}{with_eps}, over {dim}s ({missing})"

@@ -14,6 +14,7 @@ from .._options import CorrelationMethod, check_option
 from ..dims import SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..kernels import correlation as kc
+from ..mapping import maps_extra_dims
 
 __all__ = ["CORRELATIONS", "correlation"]
 
@@ -40,6 +41,7 @@ def _system_scores(obj, name: str) -> xr.DataArray:
     return obj
 
 
+@maps_extra_dims("estimate", "reference", vectorized=True)
 def correlation(
     estimate: xr.DataArray, reference: xr.DataArray, method: CorrelationMethod = "tau_b", *, dim: str = SYSTEM
 ) -> xr.DataArray:

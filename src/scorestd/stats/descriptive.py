@@ -7,6 +7,7 @@ import pandas as pd
 import xarray as xr
 
 from ..dims import MEASURE, SYSTEM, TOPIC
+from ..mapping import maps_extra_dims
 from ..score_cube import range_report, validate
 
 __all__ = ["COLUMNS", "describe"]
@@ -28,6 +29,7 @@ COLUMNS: dict[str, str] = {
 }
 
 
+@maps_extra_dims()
 def describe(scores: xr.DataArray) -> pd.DataFrame:
     """Per-measure summary of a cube: cells, missing and out-of-range scores, distribution.
 

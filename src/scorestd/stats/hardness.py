@@ -16,7 +16,8 @@ from .._options import HardnessDegenerate, HardnessMethod, SplitExtra, SplitKind
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.hardness import hardest_first, split_sizes, topic_hardness_kernel
-from ..score_cube import match_input_dims, validate
+from ..mapping import maps_extra_dims
+from ..score_cube import match_input_dims, refuse_extra_dims, validate
 
 __all__ = ["HardEasySplit", "MiddleRestSplit", "topic_hardness", "topic_split"]
 
@@ -37,6 +38,7 @@ class MiddleRestSplit(NamedTuple):
     rest: np.ndarray
 
 
+@maps_extra_dims()
 def topic_hardness(
     scores: Any,
     method: HardnessMethod = "zmax",
@@ -170,6 +172,7 @@ def topic_split(
     (25, 25)
     """
     kind = check_option(kind, SplitKind, "kind")
+    refuse_extra_dims(scores, "topic_split")  # a split of one collection's topics
     hardness = topic_hardness(scores, method, skipna=skipna, ddof=ddof, degenerate=degenerate)
     if MEASURE in hardness.dims:
         measures = hardness[MEASURE].values.tolist()

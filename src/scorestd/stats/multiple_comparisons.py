@@ -10,6 +10,7 @@ import xarray as xr
 
 from .._options import Correction, check_option
 from ..kernels.multiple import adjust_pvalues as _adjust
+from ..mapping import maps_extra_dims
 from ._pairs import PAIR
 from .significance import compare
 
@@ -60,6 +61,7 @@ def adjust_pvalues(
     return out.transpose(*p_values.dims)
 
 
+@maps_extra_dims()
 def tukey_hsd(scores, *, baseline: str | None = None, conf_level: float = 0.95) -> xr.Dataset:
     """Tukey's HSD test of all system pairs, from the two-way ANOVA without replication.
 
@@ -81,6 +83,7 @@ def tukey_hsd(scores, *, baseline: str | None = None, conf_level: float = 0.95) 
     return compare(scores, "tukey_hsd", baseline=baseline, conf_level=conf_level)
 
 
+@maps_extra_dims()
 def randomised_tukey_hsd(
     scores, *, B: int = 10_000, seed=None, baseline: str | None = None, conf_level: float = 0.95
 ) -> xr.Dataset:

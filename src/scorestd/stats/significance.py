@@ -26,6 +26,7 @@ from .._options import (
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels import significance as ks
+from ..mapping import maps_extra_dims
 from ..score_cube import match_input_dims, validate
 from ._pairs import (
     DESCRIBE_FIELDS,
@@ -41,6 +42,9 @@ __all__ = ["TESTS", "compare", "compare_unpaired", "fraction_significant"]
 
 #: Names accepted by ``compare(test=...)``.
 TESTS: tuple[str, ...] = get_args(PairedTest)
+
+
+@maps_extra_dims(vectorized=True)
 def compare(
     scores,
     test: PairedTest = "paired_t",
@@ -133,7 +137,7 @@ def compare(
         raise ValueError(f"{test!r} is two-sided only")
     check_probability("conf_level", conf_level)
     check_seed("seed", seed)
-    cube = validate(scores)
+    cube = validate(scores, extra_dims=True)
     check_pairwise_cube(cube, nan_policy="raise" if test in ks.FAMILY_TESTS else nan_policy)
     systems = cube[SYSTEM].values
     i, j = system_pairs(systems, baseline)
@@ -196,6 +200,7 @@ def _describe_variables(res: xr.Dataset, test: str) -> None:
             res[name].attrs["description"] = text
 
 
+@maps_extra_dims("scores1", "scores2")
 def compare_unpaired(
     scores1,
     scores2,

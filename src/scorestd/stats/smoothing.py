@@ -18,12 +18,14 @@ from .._options import MissingPrior, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.smoothing import prior_mean, smooth_kernel
+from ..mapping import maps_extra_dims
 from ..score_cube import check_same_collection, match_input_dims, validate
 
 __all__ = ["smooth"]
 
 
 
+@maps_extra_dims("scores", "prior")
 def smooth(
     scores: Any,
     prior: Any,

@@ -8,6 +8,7 @@ import xarray as xr
 
 from .._options import Degenerate, check_option
 from ..dims import SYSTEM
+from ..mapping import maps_extra_dims
 from ..models._base import Model
 from ..models.reference import fit_reference
 from ..models.registry import instantiate
@@ -16,6 +17,7 @@ from ..score_cube import check_same_collection
 __all__ = ["standardize"]
 
 
+@maps_extra_dims("scores", "reference")
 def standardize(
     scores: Any,
     model: str | type[Model] | Model = "empirical",

@@ -1,0 +1,186 @@
+"""Functions of one collection mapped over the extra dims of a cube.
+
+A cube may carry dims besides ``topic``, ``system`` and ``measure``: the ``trial`` of a
+simulated collection, a ``collection``, a ``fold``. A public function marked with
+:func:`maps_extra_dims` accepts such a cube and returns its result with those dims kept
+(first, in their order), equal to calling it on each slice.
+
+Two routes lead there:
+
+- ``vectorized=True``: the function itself works on the whole cube, its labelled
+  operations broadcasting over the extra dims (``xarray.apply_ufunc`` with ``topic``/
+  ``system`` as core dims feeds them to the batch-first kernels as leading axes); the
+  decorator only records that the function maps.
+- otherwise the decorator stacks the extra dims into one and calls the function on each
+  slice, then joins the results (a DataArray or Dataset along the extra dims, a
+  DataFrame with the extra dims as leading index levels). This is for the functions whose
+  work per slice (fitting models, building tables) dwarfs the loop.
+
+:data:`MAPPED` records which public functions map, for the documentation and the test
+that every function taking a cube says what it does with extra dims.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .score_cube import extra_dims_of
+
+__all__ = ["MAPPED", "map_slices", "maps_extra_dims"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Name of a mapped function → ``"vectorized"`` or ``"per slice"``.
+MAPPED: dict[str, str] = {}
+
+_SLICE = "__slice__"
+
+
+def maps_extra_dims(*cubes: str, vectorized: bool = False) -> Callable[[F], F]:
+    """Mark a function of one collection as mapped over the extra dims of its cubes.
+
+    Parameters
+    ----------
+    *cubes : str
+        Names of the parameters holding cubes (default: the first parameter). When several
+        have extra dims, they must have the same ones (with the same labels): slice ``k``
+        of each goes to call ``k``; a cube without extra dims goes whole to every call.
+    vectorized : bool
+        The function maps over extra dims itself (it validates with ``extra_dims=True``);
+        otherwise it is called once per slice.
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> @maps_extra_dims()
+    ... def total(scores):
+    ...     return scores.sum(("topic", "system"))
+    >>> da = xr.DataArray([[[1.0]], [[2.0]]], dims=("trial", "topic", "system"))
+    >>> total(da).values.tolist()
+    [1.0, 2.0]
+    """
+
+    def decorate(func: F) -> F:
+        signature = inspect.signature(func)
+        names = cubes or (next(iter(signature.parameters)),)
+        MAPPED[func.__name__] = "vectorized" if vectorized else "per slice"
+        if vectorized:
+            func.__extra_dims__ = "vectorized"  # type: ignore[attr-defined]
+            return func
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(*args, **kwargs)
+            given = {name: bound.arguments[name] for name in names
+                     if isinstance(bound.arguments.get(name), xr.DataArray)}
+            extra = _common_extra_dims(given, func.__name__)
+            if not extra:
+                return func(*args, **kwargs)
+
+            def call(slices: dict[str, xr.DataArray]) -> Any:
+                bound.arguments.update(slices)
+                return func(*bound.args, **bound.kwargs)
+
+            return map_slices(call, given, extra)
+
+        wrapper.__extra_dims__ = "per slice"  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def _common_extra_dims(given: dict[str, xr.DataArray], function: str) -> tuple[Hashable, ...]:
+    found = {name: extra_dims_of(cube) for name, cube in given.items()}
+    shapes = {extra for extra in found.values() if extra}
+    if len(shapes) > 1:
+        listed = "; ".join(f"{name}: {extra}" for name, extra in found.items())
+        raise ValueError(f"{function}: the cubes have different extra dims ({listed}); "
+                         "they must share them to be mapped together")
+    return next(iter(shapes), ())
+
+
+def map_slices(call: Callable[[dict[str, xr.DataArray]], Any],
+               cubes: dict[str, xr.DataArray], extra: Sequence[Hashable]) -> Any:
+    """``call`` on each slice of ``cubes`` over the dims ``extra``, the results joined.
+
+    DataArrays and Datasets are joined along the extra dims (placed first); DataFrames and
+    Series get the extra dims as leading index levels.
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> da = xr.DataArray(np.arange(4.0).reshape(2, 2), dims=("fold", "topic"),
+    ...                   coords={"fold": ["a", "b"]})
+    >>> map_slices(lambda c: c["x"].sum("topic"), {"x": da}, ["fold"]).values.tolist()
+    [1.0, 5.0]
+    """
+    extra = list(extra)
+    unlabelled = [dim for dim in extra
+                  if not any(dim in cube.coords for cube in cubes.values())]
+    stacked = {name: cube.stack({_SLICE: extra}) if set(extra) <= set(cube.dims) else cube
+               for name, cube in cubes.items()}
+    reference = next(cube for cube in stacked.values() if _SLICE in cube.dims)
+    index = reference.indexes[_SLICE]
+    for name, cube in stacked.items():
+        if _SLICE in cube.dims and not cube.indexes[_SLICE].equals(index):
+            raise ValueError(f"{name}: its labels on {extra} differ from the other cubes'")
+    results = []
+    for k in range(len(index)):
+        slices = {name: (cube.isel({_SLICE: k}).drop_vars([_SLICE, *extra], errors="ignore")
+                         if _SLICE in cube.dims else cube) for name, cube in stacked.items()}
+        results.append(call(slices))
+    return _joined(results, index, extra, unlabelled)
+
+
+def _joined(results: list[Any], index: pd.MultiIndex, extra: list[Hashable],
+            unlabelled: list[Hashable]) -> Any:
+    first = results[0]
+    if isinstance(first, xr.DataArray | xr.Dataset):
+        out = xr.concat(results, dim=_SLICE, combine_attrs="override")
+        out = out.assign_coords(xr.Coordinates.from_pandas_multiindex(index, _SLICE))
+        out = out.unstack(_SLICE)
+        out = out.transpose(*extra, ...)
+        return out.drop_vars(unlabelled, errors="ignore")
+    if isinstance(first, pd.DataFrame | pd.Series):
+        keys = list(index) if len(extra) > 1 else [key[0] if isinstance(key, tuple) else key
+                                                  for key in index]
+        out = pd.concat(results, keys=keys, names=extra)
+        out.attrs = dict(first.attrs)
+        out.attrs["extra_dims"] = [str(dim) for dim in extra]
+        return out
+    if isinstance(first, int | float | np.number):  # a scalar per slice (a topic set size …)
+        values = np.full([len(level) for level in index.levels], np.nan)
+        values[tuple(index.codes)] = results
+        return xr.DataArray(values, dims=extra,
+                            coords={dim: level for dim, level in zip(extra, index.levels,
+                                                                      strict=True)
+                                    if dim not in unlabelled})
+    raise TypeError(f"cannot join results of type {type(first).__name__} over {extra}")
+
+
+def slice_labels(cube: xr.DataArray) -> list[dict[Hashable, Any]]:
+    """The ``.sel`` selector of every slice of a cube over its extra dims.
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> da = xr.DataArray(np.zeros((2, 1, 1)), dims=("trial", "topic", "system"),
+    ...                   coords={"trial": [3, 4]})
+    >>> slice_labels(da)
+    [{'trial': 3}, {'trial': 4}]
+    """
+    extra = extra_dims_of(cube)
+    if not extra:
+        return [{}]
+    values = [cube[dim].values if dim in cube.coords else np.arange(cube.sizes[dim])
+              for dim in extra]
+    grid = np.meshgrid(*values, indexing="ij")
+    return [{dim: (g.flat[k].item() if isinstance(g.flat[k], np.generic) else g.flat[k])
+             for dim, g in zip(extra, grid, strict=True)} for k in range(grid[0].size)]

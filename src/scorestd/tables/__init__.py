@@ -1,0 +1,104 @@
+"""Result tables for papers: :func:`table` turns a result into a :class:`~scorestd.io.table.Table`
+(LaTeX with booktabs, Markdown, CSV).
+
+One builder per kind of result: the significance table (:func:`significance_table`),
+means with intervals (:func:`means_table`), topic set sizes (:func:`topic_set_size_table`),
+experiment summaries such as error rates (:func:`summary_table`) and any frame or labelled
+array (:func:`frame_table`); :func:`table` picks the builder.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from ..dims import SYSTEM, TOPIC
+from ..errors import ScoreDataError
+from ..io.table import Table
+from .means import means_table
+from .significance import significance_table, system_letters
+from .summary import frame_table, summary_table, topic_set_size_table
+
+__all__ = ["Table", "frame_table", "means_table", "significance_table", "summary_table",
+           "system_letters", "table", "topic_set_size_table"]
+
+
+def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: float = 0.95,
+          digits: int = 3, **summary_options: Any) -> Table:
+    r"""A result as the table a paper prints, ready for ``.to_latex()``, ``.to_markdown()``,
+    ``.to_csv()`` or ``.write(path)`` (format by suffix).
+
+    Parameters
+    ----------
+    result
+        What to tabulate:
+
+        - the Dataset of :func:`scorestd.compare` (with ``scores=``): the significance
+          table (systems × measures, the best bold, markers for the significant
+          differences, test and correction in the caption; :func:`significance_table`);
+        - a score cube: each system's mean with its t interval (:func:`means_table`);
+        - the array of :func:`scorestd.topic_set_size` (:func:`topic_set_size_table`);
+        - an experiment result (error rates, within/between-collection …): its
+          ``summary()`` (:func:`summary_table`);
+        - any DataFrame, Series or labelled array up to 2-D (:func:`frame_table`).
+    scores : xarray.DataArray, optional
+        The cube a comparison ran on (its means fill the significance table).
+    alpha : float
+        Significance level of the markers of a significance table, and of an experiment
+        summary that takes one (the error rates).
+    conf_level : float
+        Level of the intervals of a means table.
+    digits : int
+        Decimals printed (CSV keeps every digit).
+    **summary_options
+        Passed to an experiment's ``summary()`` (e.g. ``alpha=0.01`` of the error rates).
+
+    Returns
+    -------
+    Table
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 3))
+    >>> res = scorestd.compare(ap, correction="holm")
+    >>> print(scorestd.table(res, scores=ap).to_latex())
+    \begin{table}
+    \centering
+    \caption{Mean ap over 50 topics; the best in bold; letters: the systems a system is significantly better than (paired t test, two-sided, holm correction over 3 pairs per measure, $\alpha$ = 0.05).}
+    \begin{tabular}{lr}
+    \toprule
+    system & ap \\
+    \midrule
+    (a) run1 & 0.004 \\
+    (b) run2 & \textbf{0.335}\textsuperscript{ac} \\
+    (c) run3 & 0.256\textsuperscript{a} \\
+    \bottomrule
+    \end{tabular}
+    \par\smallskip
+    {\footnotesize
+    ap: mean ap over the topics the system has a score for
+    }
+    \end{table}
+    <BLANKLINE>
+    """
+    if isinstance(result, xr.Dataset) and "pair" in result.dims:
+        if scores is None:
+            raise ScoreDataError("the significance table needs the scores the comparison ran "
+                                 "on, for the means: scorestd.table(result, scores=cube)")
+        return significance_table(result, scores, alpha=alpha, digits=digits)
+    if isinstance(result, xr.DataArray) and {TOPIC, SYSTEM} <= set(result.dims):
+        return means_table(result, conf_level=conf_level, digits=digits)
+    if isinstance(result, xr.DataArray) and result.name == "n_topics" and "min_diff" in result.dims:
+        return topic_set_size_table(result, digits=digits)
+    if hasattr(result, "summary") and callable(result.summary):
+        if "alpha" in inspect.signature(result.summary).parameters:  # e.g. the error rates
+            summary_options.setdefault("alpha", alpha)
+        return summary_table(result, digits=digits, **summary_options)
+    if isinstance(result, (pd.DataFrame, pd.Series, xr.DataArray)):
+        return frame_table(result, digits=digits)
+    raise ScoreDataError(f"cannot make a table of a {type(result).__name__}: give a "
+                         "comparison, a cube, topic set sizes, an experiment result or a frame")

@@ -1,0 +1,116 @@
+"""Tables of experiment summaries, design grids and any labelled result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from ..errors import ScoreDataError
+from ..io.table import Table
+
+__all__ = ["frame_table", "summary_table", "topic_set_size_table"]
+
+
+def summary_table(result: Any, *, digits: int = 3, **summary_options: Any) -> Table:
+    """The ``summary()`` of an experiment (error rates, within/between-collection,
+    split-half …) as a table, captioned after the experiment's design.
+
+    ``summary_options`` go to ``result.summary`` (e.g. ``alpha=`` of the error rates);
+    the notes are the summary's ``attrs["columns"]`` (what each column means, with the
+    parameters that define it).
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 8))
+    >>> res = scorestd.within_collection(ap, schemes=["raw", "N"], trials=10, seed=1)
+    >>> t = summary_table(res)
+    >>> t.caption
+    'within-collection: adhoc8 ap; 10 trials, seed 1.'
+    >>> t.notes["power@0.05"]
+    'fraction of system pairs with a significant two-sided paired t-test at α = 0.05'
+    """
+    frame = result.summary(**summary_options)
+    attrs = getattr(result, "data", xr.Dataset()).attrs
+    caption = ""
+    if "experiment" in attrs:
+        caption = f"{attrs['experiment']}: {attrs.get('data', '')} {attrs.get('measure', '')}".strip()
+        design = [f"{attrs['trials']} trials" if "trials" in attrs else "",
+                  f"seed {attrs['seed']}" if "seed" in attrs else ""]
+        caption += "; " + ", ".join(d for d in design if d) + "." if any(design) else "."
+    return frame_table(frame, caption=caption, digits=digits)
+
+
+def topic_set_size_table(sizes: xr.DataArray, *, digits: int = 3) -> Table:
+    """Topics needed (:func:`scorestd.topic_set_size`) with one column per minimum
+    detectable difference, the design (test, α, β, method) in the caption.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> n = scorestd.topic_set_size(variance=0.03, min_diff=[0.05, 0.1], alpha=0.05, beta=0.2)
+    >>> print(topic_set_size_table(n).to_markdown())  # doctest: +NORMALIZE_WHITESPACE
+    Topics needed: paired_t design (sakai method), α = 0.05, β = 0.2; columns: minimum detectable difference.
+    <BLANKLINE>
+    | test     |   minD=0.05 |   minD=0.1 |
+    |:---------|------------:|-----------:|
+    | paired_t |          97 |         26 |
+    <BLANKLINE>
+    minD=x: topics needed to detect a difference of x
+    """
+    if not isinstance(sizes, xr.DataArray) or "min_diff" not in sizes.dims:
+        raise ScoreDataError("a topic set size table needs the DataArray of "
+                             "scorestd.topic_set_size over 'min_diff'")
+    rows = [d for d in sizes.dims if d != "min_diff" and sizes.sizes[d] > 1]
+    flat = sizes.squeeze([d for d in sizes.dims if d != "min_diff" and d not in rows])
+    frame = flat.transpose(*rows, "min_diff").to_pandas() if rows else flat.to_pandas().to_frame().T
+    if not rows:
+        frame.index = pd.Index([str(sizes.attrs.get("test", ""))], name="test")
+    frame.columns = [f"minD={d:g}" for d in frame.columns]
+    a = sizes.attrs
+    design = [f"{a.get('test', '')} design ({a.get('method', '')} method)"]
+    design += [f"{sym} = {a[key]:g}" for sym, key in (("α", "alpha"), ("β", "beta"))
+               if isinstance(a.get(key), (int, float))]
+    if a.get("test") == "anova" and "n_systems" in a:
+        design.append(f"m = {a['n_systems']} systems")
+    caption = f"Topics needed: {', '.join(design)}; columns: minimum detectable difference."
+    what = {"paired_t": "a difference", "anova": "a range of system means",
+            "ci": "a confidence interval of width"}.get(str(a.get("test")), "a difference")
+    notes = {"minD=x": f"topics needed to detect {what} of x" if a.get("test") != "ci"
+             else "topics needed for a confidence interval no wider than x"}
+    return Table(frame, caption=caption, notes=notes, digits=digits)
+
+
+def frame_table(frame: pd.DataFrame | xr.DataArray | pd.Series, *, caption: str = "",
+                digits: int = 3) -> Table:
+    """Any DataFrame, Series or labelled array (up to 2-D) as a table; its
+    ``attrs["columns"]`` (or ``attrs["description"]``) become the notes.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 3))
+    >>> print(frame_table(scorestd.aggregate(ap, "gm")).to_csv())
+    system,ap
+    run1,0.0
+    run2,0.2294...
+    run3,0.1607...
+    """
+    notes: dict[str, str] = {}
+    if isinstance(frame, xr.DataArray):
+        if frame.ndim > 2:
+            raise ScoreDataError(f"a table shows up to 2 dims; this array has {frame.dims}: "
+                                 "select or reduce the others first")
+        name = str(frame.name) if frame.name is not None else "value"
+        if "description" in frame.attrs:
+            notes[name] = str(frame.attrs["description"])
+        frame = frame.to_pandas() if frame.ndim == 2 else frame.to_series().to_frame(name)
+        if isinstance(frame, pd.Series):  # pragma: no cover - a 0-d array
+            frame = frame.to_frame(name)
+    elif isinstance(frame, pd.Series):
+        frame = frame.to_frame(frame.name if frame.name is not None else "value")
+    notes.update({str(k): str(v) for k, v in frame.attrs.get("columns", {}).items()})
+    return Table(frame, caption=caption or str(frame.attrs.get("caption", "")), notes=notes,
+                 digits=digits)

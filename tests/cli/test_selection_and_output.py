@@ -1,0 +1,116 @@
+"""``--systems`` selects, ``--output`` writes the printed table, ``--quiet`` silences notices."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+import scorestd
+from scorestd.cli import main
+
+
+@pytest.fixture(scope="module")
+def robust():
+    return scorestd.datasets.load("robust2004")
+
+
+def _systems_of(out: str) -> list[str]:
+    return [ln.split()[0] for ln in out.splitlines()[3:]  # after the header, before the legend
+            if ln.strip() and not re.match(r"^  \S[^:]*: ", ln)]
+
+
+def test_systems_names_globs_and_file(capsys, tmp_path):
+    assert main(["aggregate", "adhoc8_ap", "--systems", "run1,run2*"]) == 0
+    got = set(_systems_of(capsys.readouterr().out))
+    assert got == {"run1", "run2", *(f"run2{k}" for k in range(10))}
+    names = tmp_path / "systems.txt"
+    names.write_text("# the three I care about\nrun3\nrun7  # baseline\n\nrun12\n")
+    assert main(["aggregate", "adhoc8_ap", "--systems", f"@{names}"]) == 0
+    assert set(_systems_of(capsys.readouterr().out)) == {"run3", "run7", "run12"}
+    assert main(["aggregate", "adhoc8_ap", "-s", str(names)]) == 0  # a path that exists
+    assert set(_systems_of(capsys.readouterr().out)) == {"run3", "run7", "run12"}
+
+
+def test_top_k_is_by_mean_of_the_measure(capsys, robust):
+    assert main(["aggregate", "robust2004", "-m", "ndcg", "--systems", "top:4"]) == 0
+    got = _systems_of(capsys.readouterr().out)
+    means = robust.sel(measure="ndcg").mean("topic").to_series().sort_values(ascending=False)
+    assert got == means.index[:4].tolist()
+
+
+def test_selection_changes_the_family_of_the_correction(capsys, robust):
+    # Holm over the 3 pairs of 3 systems, not over every pair of the collection
+    chosen = ["run67", "run68", "run74"]
+    assert main(["compare", "robust2004", "-m", "ap", "--systems", ",".join(chosen)]) == 0
+    out = capsys.readouterr().out
+    assert "pairs: 3 " in out
+    x = robust.sel(measure="ap", system=chosen).transpose("topic", "system").values
+    p = [stats.ttest_rel(x[:, i], x[:, j]).pvalue for i, j in ((0, 1), (0, 2), (1, 2))]
+    holm = multipletests(p, method="holm")[1]
+    printed = [float(ln.split()[-2]) for ln in out.splitlines()[2:5]]
+    np.testing.assert_allclose(printed, holm, rtol=5e-3)
+
+
+@pytest.mark.parametrize("selection, message", [
+    ("rnu1", "'rnu1' matches no system.*did you mean run1"),
+    ("top:0", "at least 1"),
+    ("top:x", "whole number"),
+    ("top:500", "more systems than the data has"),
+    ("@/nonexistent/list.txt", "cannot read"),
+])
+def test_bad_selection_is_named(capsys, selection, message):
+    assert main(["aggregate", "adhoc8_ap", "--systems", selection]) == 1
+    assert re.search(message, capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("suffix", [".tex", ".md", ".csv"])
+def test_compare_output_is_the_significance_table(capsys, tmp_path, suffix, robust):
+    path = tmp_path / f"table{suffix}"
+    assert main(["compare", "robust2004", "-s", "top:3", "--output", str(path)]) == 0
+    assert f"table written to {path}" in capsys.readouterr().out
+    cube = robust.sel(system=["run68", "run74", "run75"])  # the order of the data
+    expected = scorestd.table(scorestd.compare(cube, correction="holm"), scores=cube)
+    assert path.read_text() == expected.render({".tex": "latex", ".md": "markdown",
+                                                ".csv": "csv"}[suffix])
+
+
+def test_output_is_checked_before_computing(capsys, tmp_path):
+    assert main(["experiment", "within", "--trials", "100000", "--output",
+                 str(tmp_path / "t.docx")]) == 1
+    assert "cannot write a table as '.docx'" in capsys.readouterr().err
+    assert main(["aggregate", "adhoc8_ap", "--output", str(tmp_path / "no" / "t.md")]) == 1
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_aggregate_output_csv_holds_the_printed_numbers(capsys, tmp_path, robust):
+    path = tmp_path / "agg.csv"
+    assert main(["aggregate", "robust2004", "-q", "--output", str(path)]) == 0
+    assert "written" not in capsys.readouterr().out  # --quiet: no notice
+    frame = pd.read_csv(path, index_col="system")
+    np.testing.assert_allclose(frame.loc["run74", "ap"], float(robust.sel(system="run74",
+                                                                           measure="ap").mean()))
+
+
+def test_experiment_output_has_the_legend(tmp_path, capsys):
+    path = tmp_path / "within.md"
+    assert main(["experiment", "within", "--data", "adhoc8_ap", "--trials", "5",
+                 "--no-figure", "-q", "--output", str(path)]) == 0
+    text = path.read_text()
+    assert "power@0.05: fraction of system pairs with a significant two-sided paired t-test " \
+           "at α = 0.05" in text
+    assert "power@0.05: fraction" in capsys.readouterr().out  # printed under the table too
+
+
+def test_standardize_selects_the_output_not_the_reference(tmp_path, robust):
+    # E-std of 3 systems against the whole collection, as without --systems
+    out = tmp_path / "std.nc"
+    assert main(["standardize", "robust2004", str(out), "-s", "run1,run2,run3", "-q"]) == 0
+    got = scorestd.load(out)
+    assert got.system.values.tolist() == ["run1", "run2", "run3"]
+    whole = scorestd.standardize(robust, "empirical")
+    np.testing.assert_allclose(got.values, whole.sel(system=got.system.values).values)

@@ -1,0 +1,250 @@
+"""Extra dims (``trial``, ``collection``, ``fold`` …) are mapped over by every public function
+that takes a cube, or refused with a message that says what to do.
+
+Every public name of :mod:`scorestd` is classified below; a new function that takes a cube
+and is not classified fails :func:`test_every_public_function_is_classified`. The mapped
+ones are checked for slice equality: the result on a cube with extra dims, selected at a
+slice, equals the result on that slice (a plain loop over slices in the test is the
+reference).
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scorestd
+from scorestd.errors import ScoreDataError
+from scorestd.mapping import MAPPED, slice_labels
+
+
+def _other_half(c):
+    return c.isel(system=slice(0, 3))
+
+
+#: Mapped functions: how each is called on a cube (``c``), over 6 systems and ap/ndcg.
+MAPPED_CALLS = {
+    "aggregate": [lambda c: scorestd.aggregate(c), lambda c: scorestd.aggregate(c, "egm")],
+    "rank_systems": [lambda c: scorestd.rank_systems(c)],
+    "correlation": [lambda c: scorestd.correlation(c, c.isel(topic=slice(0, 4)), "tau_b"),
+                    lambda c: scorestd.correlation(c, c ** 2 + c.isel(system=0), "tau_ap")],
+    "describe": [lambda c: scorestd.describe(c)],
+    "standardize": [lambda c: scorestd.standardize(c),
+                    lambda c: scorestd.standardize(c, "normal", reference=_other_half(c))],
+    "smooth": [lambda c: scorestd.smooth(c, c.isel(topic=slice(0, 5)).rename(
+        topic="t").assign_coords(t=[f"p{i}" for i in range(5)]).rename(t="topic"), 0.5)],
+    "compare": [lambda c: scorestd.compare(c, correction="holm"),
+                lambda c: scorestd.compare(c, "permutation", baseline="s1", B=200, seed=3),
+                lambda c: scorestd.compare(c, "bootstrap", B=200, seed=4),
+                lambda c: scorestd.compare(c, "wilcoxon", baseline="s2"),
+                lambda c: scorestd.compare(c, "sign"),
+                lambda c: scorestd.compare(c, "tukey_hsd"),
+                lambda c: scorestd.compare(c, "randomised_tukey_hsd", B=200, seed=6)],
+    "compare_unpaired": [lambda c: scorestd.compare_unpaired(
+        c.isel(topic=slice(0, 4)), c.isel(topic=slice(4, None)))],
+    "tukey_hsd": [lambda c: scorestd.tukey_hsd(c)],
+    "randomised_tukey_hsd": [lambda c: scorestd.randomised_tukey_hsd(c, B=200, seed=5)],
+    "topic_hardness": [lambda c: scorestd.topic_hardness(c)],
+    "anova_residual": [lambda c: scorestd.anova_residual(c)],
+    "estimate_variance": [lambda c: scorestd.estimate_variance(c, kind="paired_difference")],
+    "design_variance": [lambda c: scorestd.design_variance(c, "anova")],
+    "solve_power": [lambda c: scorestd.solve_power(c, min_diff=0.1, n_topics=20)],
+    "topic_set_size": [lambda c: scorestd.topic_set_size(c, min_diff=0.1)],
+    "assurance": [lambda c: scorestd.assurance(c, min_diff=0.1, n_topics=10)],
+    "assurance_topic_set_size": [
+        lambda c: scorestd.assurance_topic_set_size(c, min_diff=0.1, beta=0.5)],
+    "standardization_factors": [lambda c: scorestd.standardization_factors(c)],
+}
+
+#: Writers: a file keeps the extra dims (tested in tests/io).
+WRITERS = {"save", "to_dataframe", "write_long_csv", "write_parquet", "write_netcdf"}
+
+#: Functions of one collection that refuse a cube with extra dims (select a slice first).
+REFUSED = {
+    "bayes_compare": lambda c: scorestd.bayes_compare(c),
+    "bayes_crossed": lambda c: scorestd.bayes_crossed(c),
+    "bayes_standardize": lambda c: scorestd.bayes_standardize(c),
+    "between_collection": lambda c: scorestd.between_collection(c),
+    "discriminative_power": lambda c: scorestd.discriminative_power(c),
+    "fit_margins": lambda c: scorestd.fit_margins(c, measure="ap"),
+    "fit_reference": lambda c: scorestd.fit_reference(c),
+    "fit_simulator": lambda c: scorestd.fit_simulator(c, measure="ap"),
+    "goodness_of_fit": lambda c: scorestd.goodness_of_fit(c),
+    "leave_one_out": lambda c: scorestd.leave_one_out(c),
+    "plot_mapping": lambda c: scorestd.plot_mapping(c),
+    "plot_standardization": lambda c: scorestd.plot_standardization(c),
+    "plot_topic_distributions": lambda c: scorestd.plot_topic_distributions(c),
+    "smoothing_experiment": lambda c: scorestd.smoothing_experiment(c),
+    "split_half": lambda c: scorestd.split_half(c),
+    "standardization_report": lambda c: scorestd.standardization_report(c),
+    "swap_rate": lambda c: scorestd.swap_rate(c),
+    "table": lambda c: scorestd.table(c),  # one table per collection
+    "topic_split": lambda c: scorestd.topic_split(c),
+    "within_collection": lambda c: scorestd.within_collection(c),
+    "write_matrix_csv": lambda c: scorestd.write_matrix_csv(c, "never-written.csv"),
+    # studies of several collections: each collection must be one cube of its own
+    "error_rates": lambda c: scorestd.error_rates({"mine": c}, measures=["ap"], seed=1),
+    "estd_stability": lambda c: scorestd.estd_stability(c, measure="ap", seed=1),
+    "topic_set_validation": lambda c: scorestd.topic_set_validation(c, measure="ap", seed=1),
+}
+
+#: Public functions that take no cube (scalars, files, models, p-values, fitted objects).
+NO_CUBE = {
+    "adjust_pvalues", "blas_threads", "ci_expected_width", "cube", "evaluate",
+    "fraction_significant", "from_dataframe", "from_ir_measures", "from_ranx", "get_model",
+    "load", "measure_info", "model_names", "plot_pair_probabilities",
+    "plot_posterior_differences", "plot_posterior_ranks", "plot_system_effects",
+    "plot_topic_set_size", "power_function", "read_factors", "read_fitted", "read_groups",
+    "read_long_csv", "read_matrix_csv", "read_netcdf", "read_parquet", "read_trec_eval",
+    "register_measure", "register_model", "sakai_power_anova", "sakai_power_paired_t",
+    "simulate", "simulation_diagnostics", "table", "validate", "write_factors", "write_fitted",
+}
+
+
+def _public_functions() -> set[str]:
+    return {name for name in scorestd.__all__ if inspect.isfunction(getattr(scorestd, name))}
+
+
+def test_every_public_function_is_classified():
+    classified = set(MAPPED_CALLS) | WRITERS | set(REFUSED) | NO_CUBE
+    assert _public_functions() - classified == set(), "classify these in tests/test_extra_dims.py"
+    assert classified - _public_functions() == set()
+    assert not (set(MAPPED_CALLS) & set(REFUSED))
+
+
+def test_the_mapped_functions_say_so():
+    _public_functions()  # imports every module, which registers its mapped functions
+    for name in MAPPED_CALLS:
+        assert name in MAPPED, f"{name} is not marked with maps_extra_dims"
+    for name in REFUSED:
+        assert name not in MAPPED, name
+
+
+def _cube_with_extra_dims(values: np.ndarray, extra: dict[str, list]) -> xr.DataArray:
+    base = scorestd.cube(values[(0,) * len(extra)], measures=["ap", "ndcg"])
+    return xr.DataArray(values, dims=(*extra, *base.dims),
+                        coords={**extra, **{d: base[d] for d in base.dims}}, name="score")
+
+
+@st.composite
+def cubes_with_extra_dims(draw):
+    """Cubes of scores in (0, 1] with one or two extra dims (labelled by ints or strings)."""
+    layout = draw(st.sampled_from([{"trial": [0, 1, 2]}, {"collection": ["a", "b"]},
+                                   {"fold": ["f2", "f1"], "trial": [7, 3]}]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    shape = (*(len(v) for v in layout.values()), 10, 6, 2)
+    values = np.round(rng.beta(2, 4, size=shape), 4) + 1e-3
+    return _cube_with_extra_dims(values, layout)
+
+
+def _assert_slice_equal(whole, part, selector) -> None:
+    if isinstance(whole, xr.DataArray | xr.Dataset):
+        picked = whole.sel(selector, drop=True)
+        xr.testing.assert_allclose(picked, part.drop_vars(list(selector), errors="ignore"))
+    elif isinstance(whole, pd.DataFrame | pd.Series):
+        keys = tuple(selector.values())
+        levels = list(selector)
+        picked = whole.xs(keys if len(keys) > 1 else keys[0],
+                          level=levels if len(levels) > 1 else levels[0])
+        if isinstance(whole, pd.DataFrame):
+            pd.testing.assert_frame_equal(picked, part)
+        else:
+            pd.testing.assert_series_equal(picked, part)
+    else:
+        raise AssertionError(f"unexpected result type {type(whole).__name__}")
+
+
+@pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
+@pytest.mark.parametrize("name, k", [(name, k) for name, calls in MAPPED_CALLS.items()
+                                     for k in range(len(calls))])
+@settings(max_examples=8, deadline=None)
+@given(cube=cubes_with_extra_dims())
+def test_mapped_result_equals_the_result_on_each_slice(name, k, cube):
+    call = MAPPED_CALLS[name][k]
+    whole = call(cube)
+    if isinstance(whole, xr.DataArray | xr.Dataset):
+        assert list(whole.dims)[:cube.ndim - 3] == list(cube.dims[:-3])
+    for selector in slice_labels(cube):
+        _assert_slice_equal(whole, call(cube.sel(selector, drop=True)), selector)
+
+
+@pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refused_functions_name_the_extra_dims(name):
+    rng = np.random.default_rng(1)
+    cube = _cube_with_extra_dims(rng.uniform(0.01, 1, size=(2, 10, 6, 2)), {"trial": [0, 1]})
+    with pytest.raises(ScoreDataError, match=r"'trial' \(2\).*trial=0"):
+        REFUSED[name](cube)
+
+
+def test_a_function_that_does_not_map_explains_how_to_select():
+    cube = _cube_with_extra_dims(np.full((2, 3, 2, 2), 0.5), {"fold": ["x", "y"]})
+    with pytest.raises(ScoreDataError, match=r"select one slice \(scores.sel\(fold='x'\)"):
+        scorestd.validate(cube)
+    assert scorestd.validate(cube, extra_dims=True).dims == ("fold", "topic", "system",
+                                                             "measure")
+
+
+def test_extra_dims_come_first_and_labels_are_checked():
+    values = np.full((3, 2, 2, 1), 0.5)
+    da = xr.DataArray(values, dims=("topic", "trial", "system", "measure"),
+                      coords={"topic": ["a", "b", "c"], "trial": [1, 1], "system": ["x", "y"],
+                              "measure": ["ap"]})
+    with pytest.raises(ScoreDataError, match="repeated trial labels"):
+        scorestd.validate(da, extra_dims=True)
+    out = scorestd.validate(da.assign_coords(trial=[1, 2]), extra_dims=True)
+    assert out.dims == ("trial", "topic", "system", "measure")
+    assert out.sel(trial=2, topic="b", system="y").item() == 0.5
+
+
+def test_an_infinite_score_is_named_with_its_slice():
+    values = np.full((2, 2, 2, 1), 0.5)
+    values[1, 0, 1, 0] = np.inf
+    da = _cube_with_extra_dims(np.concatenate([values, values], axis=-1), {"trial": [4, 9]})
+    with pytest.raises(ScoreDataError, match="trial 9, topic 't1', system 's2'"):
+        scorestd.validate(da, extra_dims=True)
+
+
+@pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
+def test_aggregate_names_the_slice_of_a_negative_score():
+    values = np.full((2, 3, 2, 2), 0.5)
+    values[1, 2, 0, 1] = -0.25
+    cube = _cube_with_extra_dims(values, {"collection": ["c1", "c2"]})
+    with pytest.raises(ScoreDataError, match="system 's1' has -0.25 at collection 'c2', "
+                                             "topic 't3', measure 'ndcg'"):
+        scorestd.aggregate(cube, "gm")
+
+
+def test_a_simulated_collection_goes_through_the_chain(adhoc8_ap):
+    sim = scorestd.fit_simulator(adhoc8_ap.isel(system=slice(0, 8)), measure="ap")
+    sims = scorestd.simulate(sim, n_topics=25, trials=3, seed=2)
+    means = scorestd.aggregate(scorestd.standardize(sims))
+    assert means.dims == ("trial", "system", "measure")
+    tests = scorestd.compare(sims, baseline=str(sim.systems[0]))
+    assert tests.p_value.dims[0] == "trial"
+    for trial in range(3):
+        one = scorestd.compare(sims.isel(trial=trial, drop=True), baseline=str(sim.systems[0]))
+        np.testing.assert_allclose(tests.p_value.isel(trial=trial), one.p_value)
+
+
+def test_two_cubes_must_share_their_extra_dims():
+    a = _cube_with_extra_dims(np.full((2, 3, 2, 2), 0.5), {"trial": [0, 1]})
+    b = _cube_with_extra_dims(np.full((2, 3, 2, 2), 0.5), {"fold": [0, 1]})
+    with pytest.raises(ValueError, match="different extra dims"):
+        scorestd.compare_unpaired(a, b)
+    with pytest.raises(ValueError, match="labels on"):
+        scorestd.compare_unpaired(a, a.assign_coords(trial=[5, 6]))
+
+
+def test_slice_labels_cover_every_combination():
+    cube = _cube_with_extra_dims(np.zeros((2, 3, 1, 1, 2)), {"a": ["x", "y"], "b": [1, 2, 3]})
+    assert slice_labels(cube) == [dict(zip("ab", p, strict=True))
+                                  for p in itertools.product(["x", "y"], [1, 2, 3])]
