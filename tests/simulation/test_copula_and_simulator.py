@@ -186,3 +186,21 @@ def _small_simulator(cube):
     if "sim" not in _CACHE:
         _CACHE["sim"] = fit_simulator(cube)
     return _CACHE["sim"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=2, max_size=30), st.integers(0, 2**32 - 1))
+def test_property_random_ties_are_ranks_that_keep_the_order(values, seed):
+    from scorestd.simulation.copula import pseudo_observations_random_ties
+
+    x = np.array(values, dtype=float)[:, None]
+    u = pseudo_observations_random_ties(x, np.random.default_rng(seed))[:, 0]
+    n = len(values)
+    np.testing.assert_allclose(np.sort(u), np.arange(1, n + 1) / (n + 1))
+    # a larger score always gets a larger pseudo-observation; ties in any order
+    i, j = np.nonzero(x[:, 0][:, None] < x[:, 0][None, :])
+    assert np.all(u[i] < u[j])
+    # their average over the tie-breaks is the average rank of the classic definition
+    from scorestd.simulation.copula import pseudo_observations
+
+    assert u.sum() == pytest.approx(pseudo_observations(x)[:, 0].sum())
