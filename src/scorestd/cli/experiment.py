@@ -8,7 +8,6 @@ from typing import Any, get_args
 
 from .._options import SimulationCopula
 from ..errors import ScorestdError
-from ..io.atomic import atomic_output
 from ._common import (
     add_command,
     add_measure_and_format,
@@ -198,8 +197,9 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     print_table(result.summary().reset_index())
     write_table(result, args)
     if args.save:
-        with atomic_output(args.save) as tmp:
-            result.data.to_netcdf(tmp)
+        from ..io.atomic import atomic_netcdf
+
+        atomic_netcdf(result.data, args.save)
         notice(f"rates written to {args.save}")
     if not args.no_figure:
         write_figure(result, args.out or "experiment-error-rates.png", kind=args.plot)
