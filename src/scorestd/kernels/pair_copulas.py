@@ -31,8 +31,9 @@ NUMPY_FAMILIES: frozenset[str] = frozenset(FAMILIES)
 _ARCHIMEDEAN = ("gumbel", "joe", "bb1", "bb6", "bb7", "bb8")
 _EPS = 1e-15
 _TOL = 1e-9  # in z = Φ⁻¹(v)
-_DZ = 1e-7
-_SECANT_STEPS = 5
+_DZ = 1e-6
+_RTOL = 1e-10  # relative to the tail probability min(w, 1 − w)
+_SECANT_STEPS = 4
 _ZMAX = 8.3  # Φ(±8.3) is within 1e-16 of 0 and 1
 
 
@@ -118,6 +119,29 @@ def _h_tawn(u: np.ndarray, v: np.ndarray, p: np.ndarray) -> np.ndarray:
     return np.exp(-s * a) / u * (a - t * da)
 
 
+def _given_u(family: str, u: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, ...]:
+    """What ``h(· | u)`` of a generator or Tawn family needs of ``u`` (computed once per
+    search, not at every step)."""
+    if family == "tawn":
+        return (-np.log(u), 1 / u)
+    return (_generator(family, u, p[0], p[1]), _generator_slope(family, u, p[0], p[1]))
+
+
+def _h_given(family: str, given: tuple[np.ndarray, ...], v: np.ndarray, p: np.ndarray
+             ) -> np.ndarray:
+    """``h(v | u)`` from :func:`_given_u` (the families :func:`_solve` inverts)."""
+    if family == "tawn":
+        x, inv_u = given
+        y = -np.log(v)
+        s = x + y
+        t = y / s
+        a, da = _pickands(t, p[0], p[1], p[2])
+        return np.exp(-s * a) * inv_u * (a - t * da)
+    phi_u, slope_u = given
+    c = _generator_inverse(family, phi_u + _generator(family, v, p[0], p[1]), p[0], p[1])
+    return slope_u / _generator_slope(family, c, p[0], p[1])
+
+
 # -- h-functions ------------------------------------------------------------------------
 
 def _h(family: str, u: np.ndarray, v: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -183,9 +207,12 @@ def _solve(family: str, u: np.ndarray, w: np.ndarray, p: np.ndarray,
     z0 = rho * special.ndtri(u) + np.sqrt(1 - rho * rho) * special.ndtri(w)
     lo, hi = np.full(u.shape, -_ZMAX), np.full(u.shape, _ZMAX)
 
-    def resid(z, uu=u, ww=w, pp=p):
+    with np.errstate(all="ignore"):
+        given = _given_u(family, u, p)
+
+    def resid(z, gg=given, ww=w, pp=p):
         with np.errstate(all="ignore"):
-            f = _h(family, uu, special.ndtr(z), pp) - ww
+            f = _h_given(family, gg, special.ndtr(z), pp) - ww
         return np.where(np.isnan(f), 0.0, f)
 
     f0 = resid(z0)
@@ -198,24 +225,30 @@ def _solve(family: str, u: np.ndarray, w: np.ndarray, p: np.ndarray,
             z2 = z1 - f1 * (z1 - z0) / (f1 - f0)
         z2 = np.where(np.isfinite(z2) & (z2 > lo) & (z2 < hi), z2, (lo + hi) / 2)
         z0, f0, z1 = z1, f1, np.where(f1 == 0, z1, z2)
-    settled = f0 == 0  # z0 solves it already (z1 may be a degenerate step)
+    # solved: h within a relative 1e-10 of w or of 1 − w (the tail probability)
+    close = _RTOL * np.minimum(w, 1 - w)
+    settled = np.abs(f0) <= close  # z0 solves it (z1 may be a degenerate step)
     out = np.where(settled, z0, z1)
     todo = np.flatnonzero((np.abs(z1 - z0) > _TOL) & ~settled)
-    z, lo, hi, uu, ww, pp = z1[todo], lo[todo], hi[todo], u[todo], w[todo], p[:, todo]
+    close = close[todo]
+    z, lo, hi, ww, pp = z1[todo], lo[todo], hi[todo], w[todo], p[:, todo]
+    gg = tuple(g[todo] for g in given)
     for _ in range(100):
         if not len(todo):
             break
-        f = resid(z, uu, ww, pp)
-        slope = (resid(z + _DZ, uu, ww, pp) - f) / _DZ
+        f = resid(z, gg, ww, pp)
+        slope = (resid(z + _DZ, gg, ww, pp) - f) / _DZ
         lo, hi = np.where(f < 0, z, lo), np.where(f > 0, z, hi)
         with np.errstate(all="ignore"):
             nxt = z - f / slope
         nxt = np.where(np.isfinite(nxt) & (nxt > lo) & (nxt < hi), nxt, (lo + hi) / 2)
-        done = (np.abs(nxt - z) <= _TOL) | (hi - lo <= _TOL) | (f == 0)
-        out[todo[done]] = nxt[done]
+        solved = np.abs(f) <= close
+        done = solved | (np.abs(nxt - z) <= _TOL) | (hi - lo <= _TOL)
+        out[todo[done]] = np.where(solved, z, nxt)[done]
         keep = ~done
-        todo, z, lo, hi, uu, ww, pp = (todo[keep], nxt[keep], lo[keep], hi[keep], uu[keep],
-                                       ww[keep], pp[:, keep])
+        todo, z, lo, hi, ww, pp = todo[keep], nxt[keep], lo[keep], hi[keep], ww[keep], pp[:, keep]
+        close = close[keep]
+        gg = tuple(g[keep] for g in gg)
     out[todo] = z
     return special.ndtr(out)
 
