@@ -29,6 +29,11 @@ def _other_half(c):
     return c.isel(system=slice(0, 3))
 
 
+#: A reference without extra dims, fitted once and applied to every slice.
+FIXED_REFERENCE = scorestd.cube(np.random.default_rng(9).uniform(0.01, 0.9, (10, 4, 2)),
+                                measures=["ap", "ndcg"])
+
+
 #: Mapped functions: how each is called on a cube (``c``), over 6 systems and ap/ndcg.
 MAPPED_CALLS = {
     "aggregate": [lambda c: scorestd.aggregate(c), lambda c: scorestd.aggregate(c, "egm")],
@@ -37,7 +42,10 @@ MAPPED_CALLS = {
                     lambda c: scorestd.correlation(c, c ** 2 + c.isel(system=0), "tau_ap")],
     "describe": [lambda c: scorestd.describe(c)],
     "standardize": [lambda c: scorestd.standardize(c),
-                    lambda c: scorestd.standardize(c, "normal", reference=_other_half(c))],
+                    lambda c: scorestd.standardize(c, "normal", reference=_other_half(c)),
+                    lambda c: scorestd.standardize(c, "uniform", reference=FIXED_REFERENCE),
+                    lambda c: scorestd.standardize(c, "beta", reference=_other_half(c)),
+                    lambda c: scorestd.standardize(c, "z")],
     "smooth": [lambda c: scorestd.smooth(c, c.isel(topic=slice(0, 5)).rename(
         topic="t").assign_coords(t=[f"p{i}" for i in range(5)]).rename(t="topic"), 0.5)],
     "compare": [lambda c: scorestd.compare(c, correction="holm"),
