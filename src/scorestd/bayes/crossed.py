@@ -13,7 +13,6 @@ components) and converts to arviz's data type at the edge (:mod:`scorestd.bayes.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +28,7 @@ from .._options import (
     check_option,
     check_positive,
 )
+from .._progress import progress_bar
 from ..dims import SYSTEM, TOPIC
 from ..errors import OptionError, warn
 from ..kernels import posterior as kp
@@ -332,7 +332,8 @@ def bayes_crossed(
     chain_batch : int, optional
         Chains sampled together (memory); the draws do not depend on it.
     progress : bool, optional
-        Show a ``tqdm`` progress bar. Default: only when standard error is a terminal.
+        Show a progress bar over the iterations. Default: only when standard error is a
+        terminal.
 
     Returns
     -------
@@ -385,22 +386,13 @@ def bayes_crossed(
     y = np.asarray(one.values, dtype=float)
     resolved = resolve_priors(priors, y)
     root = root_sequence(seed)
-    show = sys.stderr.isatty() if progress is None else bool(progress)
-    bar = None
-    if show:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=chains * (warmup + draws * thin), desc="bayes_crossed",
-                   unit="it")
-    try:
+    with progress_bar(chains * (warmup + draws * thin), "bayes_crossed", show=progress,
+                      unit="it") as job:
         out = sample_crossed(y, resolved, chains=chains, draws=draws, warmup=warmup,
                              thin=thin, seed=root, nu=nu_value,
                              heteroscedastic=bool(heteroscedastic),
                              keep_topics=bool(topic_effects), chain_batch=chain_batch,
-                             progress=None if bar is None else bar.update)
-    finally:
-        if bar is not None:
-            bar.close()
+                             progress=job.advance)
     attrs = {
         "model": "y[t,s] = mu + system_effect[s] + topic_effect[t] + e[t,s]",
         "measure": str(one["measure"].values) if "measure" in one.coords else "",

@@ -15,6 +15,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from .._progress import quiet
 from .._version import __version__
 from ..errors import ScorestdError, ScorestdWarning
 
@@ -22,6 +23,7 @@ from ..errors import ScorestdError, ScorestdWarning
 COMMANDS: tuple[str, ...] = (
     "datasets",
     "info",
+    "evaluate",
     "convert",
     "standardize",
     "report",
@@ -59,8 +61,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import _common
 
     _common.QUIET = bool(getattr(args, "quiet", False))
-    if _common.QUIET and hasattr(args, "no_progress"):
-        args.no_progress = True
 
     def show(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, ScorestdWarning):
@@ -73,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", ScorestdWarning)  # printed, never raised
         warnings.showwarning = show
         try:
-            return int(args.func(args) or 0)
+            with quiet(args.quiet or args.no_progress):
+                return int(args.func(args) or 0)
         except BrokenPipeError:  # pragma: no cover - output piped into `head`
             sys.stderr.close()
             return 0

@@ -36,7 +36,10 @@ def add_command(sub: argparse._SubParsersAction, name: str,
     parser = sub.add_parser(name, help=help, description=description)
     parser.set_defaults(func=run)
     parser.add_argument("--quiet", "-q", action="store_true",
-                        help="print only results and errors: no progress bars, no notices")
+                        help="print only results and errors: no progress bars (shown only "
+                             "when standard error is a terminal), no notices")
+    parser.add_argument("--no-progress", action="store_true",
+                        help=argparse.SUPPRESS)  # of earlier releases: no bars, notices kept
     if data:
         add_data_argument(parser)
     return parser
@@ -77,9 +80,9 @@ def add_measure_and_format(parser: argparse.ArgumentParser, *,
 
 
 def load_data(args: argparse.Namespace, source: str | None = None, *,
-              extra_dims: bool = False) -> xr.DataArray:
+              extra_dims: bool = False, select: bool = True) -> xr.DataArray:
     """Load the DATA argument (or ``source``) as a cube, with the reading options and
-    the ``--systems`` selection.
+    (with ``select``) the ``--systems`` selection.
 
     The slices of ``--select`` are taken; a cube left with extra dims (``trial`` …) is an
     error naming them unless ``extra_dims`` (the command maps over them).
@@ -90,7 +93,7 @@ def load_data(args: argparse.Namespace, source: str | None = None, *,
     cube = load(name, format=args.format, measure=args.measure, **reading_options(args))
     cube = selected(cube, getattr(args, "select", None) or [], name=str(name),
                     extra_dims=extra_dims, command=getattr(args, "command", None))
-    return select_systems(cube, getattr(args, "systems", None))
+    return select_systems(cube, getattr(args, "systems", None)) if select else cube
 
 
 def selected(cube: xr.DataArray, selections: list[tuple[str, str]], *, name: str,

@@ -36,6 +36,12 @@ EXPERIMENTS = {
 SIMULATION_STUDIES = ("topic-set-validation", "estd-stability")
 
 
+#: ``--full-size``: the published study (R/common.R of the authors' code: 1,667 batches of
+#: 1,000 Type I trials, 167 per δ of Type II), with B = 10,000 resamples by default.
+FULL_SIZE = {"trials": 1_667_000, "trials_type2": 167_000, "B": 10_000,
+             "results_dir": "error-rates-full-size"}
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         sub, "experiment", run, help="run a resampling experiment of the source papers",
@@ -68,7 +74,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output_argument(p)
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     er = p.add_argument_group("error-rates options")
     er.add_argument("--n-topics", help="comma-separated topic set sizes (default 25,50,100)")
     er.add_argument("--deltas", help="comma-separated effects δ (default .01,…,.10; "
@@ -77,12 +82,28 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "permutation,bootstrap)")
     er.add_argument("--trials-type2", type=int, default=None,
                     help="Type II trials per δ (default: --trials / 5)")
-    er.add_argument("--resamples", "-B", type=int, default=2000,
-                    help="permutation/bootstrap resamples (default 2000)")
+    er.add_argument("--resamples", "-B", type=int, default=None,
+                    help="permutation/bootstrap resamples (default 2000; 10000 with "
+                         "--full-size)")
     er.add_argument("--copula", choices=get_args(SimulationCopula), default="gaussian",
                     help="dependence of a pair of runs: gaussian (fast; default) or vine "
                          "(a copula per pair by AIC, as the paper; scorestd[vine])")
     er.add_argument("--save", help="write the rates to this netCDF file")
+    er.add_argument("--full-size", action="store_true",
+                    help=f"the published design: {FULL_SIZE['trials']:,} Type I trials per "
+                         f"measure and topic set size, {FULL_SIZE['trials_type2']:,} Type II "
+                         "trials per δ (overriding --trials and --trials-type2), every "
+                         "measure, n = 25,50,100, δ = .01,…,.10; written as it goes to "
+                         f"--results-dir (default {FULL_SIZE['results_dir']}), so that a "
+                         "rerun resumes it")
+    er.add_argument("--results-dir",
+                    help="folder the study writes its counts to as it goes (one netCDF "
+                         "file per 16,384 trials); rerun with the same arguments to resume "
+                         "an interrupted study")
+    er.add_argument("--plot", choices=("type1", "power", "power_alpha", "type3"),
+                    default="type1",
+                    help="figure: Type I error rate against α (default), power or Type III "
+                         "error rate against δ, or power against α")
 
 
 def _experiments():
@@ -110,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
             kwargs = {"trials": args.trials, "seed": args.seed, "measure": args.measure}
         else:
             kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
-                      "memory": args.memory, "progress": not args.no_progress}
+                      "memory": args.memory,
+                      "progress": False if args.no_progress else None}
         if args.schemes:
             kwargs["schemes"] = split_list(args.schemes)
         try:
@@ -145,11 +167,17 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     collections = _error_rate_collections(args)
     deltas = (None if (args.deltas or "").strip().lower() == "none"
               else split_list(args.deltas, float) or error_rates.__kwdefaults__["deltas"])
+    if deltas is None and args.plot != "type1" and not args.no_figure:
+        raise ScorestdError(f"--plot {args.plot} needs the Type II trials: drop --deltas none")
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
-              "B": args.resamples, "seed": args.seed, "batch_size": args.batch_size,
-              "memory": args.memory, "progress": not args.no_progress, "deltas": deltas,
-              "copula": args.copula}
+              "B": args.resamples or 2000, "seed": args.seed, "batch_size": args.batch_size,
+              "memory": args.memory, "progress": False if args.no_progress else None,
+              "deltas": deltas, "copula": args.copula, "results_dir": args.results_dir}
+    if args.full_size:
+        kwargs.update(trials=FULL_SIZE["trials"], trials_type2=FULL_SIZE["trials_type2"],
+                      B=args.resamples or FULL_SIZE["B"],
+                      results_dir=args.results_dir or FULL_SIZE["results_dir"])
     if args.n_topics:
         kwargs["n_topics"] = split_list(args.n_topics, int)
     if args.tests:
@@ -160,14 +188,14 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise ScorestdError(str(exc)) from exc
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']}; "
-          f"{args.trials} Type I trials, seed {args.seed}")
+          f"{kwargs['trials']} Type I trials, seed {args.seed}")
     print_table(result.summary().reset_index())
     write_table(result, args)
     if args.save:
         result.data.to_netcdf(args.save)
         notice(f"rates written to {args.save}")
     if not args.no_figure:
-        write_figure(result, args.out or "experiment-error-rates.png")
+        write_figure(result, args.out or "experiment-error-rates.png", kind=args.plot)
     return 0
 
 
