@@ -257,3 +257,26 @@ def test_slice_labels_cover_every_combination():
     cube = _cube_with_extra_dims(np.zeros((2, 3, 1, 1, 2)), {"a": ["x", "y"], "b": [1, 2, 3]})
     assert slice_labels(cube) == [dict(zip("ab", p, strict=True))
                                   for p in itertools.product(["x", "y"], [1, 2, 3])]
+
+
+@settings(max_examples=20, deadline=None)
+@given(cube=cubes_with_extra_dims(), holes=st.integers(0, 2**32 - 1))
+def test_describe_with_missing_scores_matches_pandas_per_slice(cube, holes):
+    rng = np.random.default_rng(holes)
+    cube = cube.where(rng.uniform(size=cube.shape) > 0.3)  # NaN in about 30% of cells
+    cube[(0,) * (cube.ndim - 3) + (1,)] = 0.25  # a degenerate topic in the first slice
+    table = scorestd.describe(cube)
+    for selector in slice_labels(cube):
+        for measure in ("ap", "ndcg"):
+            x = cube.sel(selector).sel(measure=measure).transpose("topic", "system")
+            present = pd.Series(x.values.ravel()).dropna()
+            row = table.loc[(*selector.values(), measure)]
+            assert row["missing"] == x.isnull().sum()
+            assert row["mean"] == pytest.approx(present.mean(), nan_ok=True)
+            assert row["sd"] == pytest.approx(present.std(), nan_ok=True)
+            assert row["median"] == pytest.approx(present.median(), nan_ok=True)
+            assert row["zero_fraction"] == pytest.approx((present == 0).mean(), nan_ok=True)
+            per_topic = x.to_pandas()
+            spread = per_topic.max(axis=1) - per_topic.min(axis=1)
+            assert row["degenerate_topics"] == (spread == 0).sum()
+            assert row["missing_topics"] == per_topic.isna().any(axis=1).sum()
