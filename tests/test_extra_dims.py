@@ -71,8 +71,8 @@ MAPPED_CALLS = {
     "standardization_factors": [lambda c: scorestd.standardization_factors(c)],
 }
 
-#: Writers: a file keeps the extra dims (tested in tests/io).
-WRITERS = {"save", "to_dataframe", "write_long_csv", "write_parquet", "write_netcdf"}
+#: Writers of every format that keeps extra dims (checked below).
+WRITERS = {"save", "to_dataframe", "write_netcdf"}
 
 #: Functions of one collection that refuse a cube with extra dims (select a slice first).
 REFUSED = {
@@ -97,6 +97,9 @@ REFUSED = {
     "topic_split": lambda c: scorestd.topic_split(c),
     "within_collection": lambda c: scorestd.within_collection(c),
     "write_matrix_csv": lambda c: scorestd.write_matrix_csv(c, "never-written.csv"),
+    # one collection per long table; netCDF keeps the extra dims
+    "write_long_csv": lambda c: scorestd.write_long_csv(c, "never-written.csv"),
+    "write_parquet": lambda c: scorestd.write_parquet(c, "never-written.parquet"),
     # studies of several collections: each collection must be one cube of its own
     "error_rates": lambda c: scorestd.error_rates({"mine": c}, measures=["ap"], seed=1),
     "estd_stability": lambda c: scorestd.estd_stability(c, measure="ap", seed=1),
@@ -280,3 +283,29 @@ def test_describe_with_missing_scores_matches_pandas_per_slice(cube, holes):
             spread = per_topic.max(axis=1) - per_topic.min(axis=1)
             assert row["degenerate_topics"] == (spread == 0).sum()
             assert row["missing_topics"] == per_topic.isna().any(axis=1).sum()
+
+
+@settings(max_examples=10, deadline=None)
+@given(cube=cubes_with_extra_dims())
+def test_netcdf_keeps_extra_dims_and_their_labels(cube, tmp_path_factory):
+    path = tmp_path_factory.mktemp("nc") / "sims.nc"
+    assert scorestd.save(cube, path) == path
+    back = scorestd.load(path)
+    xr.testing.assert_identical(back, scorestd.validate(cube, extra_dims=True))
+    relabelled = cube.assign_coords({cube.dims[0]: cube[cube.dims[0]].values[::-1]})
+    assert (scorestd.io.netcdf.content_digest(scorestd.validate(relabelled, extra_dims=True))
+            != scorestd.io.netcdf.content_digest(back))
+
+
+@settings(max_examples=10, deadline=None)
+@given(cube=cubes_with_extra_dims())
+def test_to_dataframe_leads_with_the_extra_dims(cube):
+    frame = scorestd.to_dataframe(cube)
+    extra = list(cube.dims[:-3])
+    assert list(frame.columns) == [*extra, "system", "topic", "measure", "value"]
+    for selector in slice_labels(cube):
+        rows = frame
+        for dim, label in selector.items():
+            rows = rows[rows[dim] == label]
+        want = scorestd.to_dataframe(cube.sel(selector, drop=True))
+        pd.testing.assert_frame_equal(rows.drop(columns=extra).reset_index(drop=True), want)
