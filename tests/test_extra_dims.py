@@ -78,6 +78,7 @@ WRITERS = {"save", "to_dataframe", "write_netcdf"}
 REFUSED = {
     "bayes_compare": lambda c: scorestd.bayes_compare(c),
     "bayes_crossed": lambda c: scorestd.bayes_crossed(c),
+    "compare_likelihoods": lambda c: scorestd.compare_likelihoods(c, measure="ap"),
     "bayes_standardize": lambda c: scorestd.bayes_standardize(c),
     "between_collection": lambda c: scorestd.between_collection(c),
     "discriminative_power": lambda c: scorestd.discriminative_power(c),
@@ -111,7 +112,8 @@ NO_CUBE = {
     "adjust_pvalues", "blas_threads", "ci_expected_width", "cube", "evaluate",
     "fraction_significant", "from_dataframe", "from_ir_measures", "from_ranx", "get_model",
     "load", "measure_info", "model_names", "plot_pair_probabilities",
-    "plot_posterior_differences", "plot_posterior_ranks", "plot_system_effects",
+    "plot_posterior_differences", "plot_posterior_ranks", "plot_predictive_checks",
+    "plot_system_differences", "plot_system_effects", "simulation_based_calibration",
     "plot_topic_set_size", "power_function", "read_factors", "read_fitted", "read_groups",
     "read_long_csv", "read_matrix_csv", "read_netcdf", "read_parquet", "read_trec_eval",
     "register_measure", "register_model", "sakai_power_anova", "sakai_power_paired_t",
