@@ -64,8 +64,9 @@ def main() -> None:
                                     **{d: base[d].values for d in base.dims}})
         slices = [sims.isel(trial=k, drop=True) for k in range(trials)]
         for name, call in CALLS.items():
-            mapped = best(lambda call=call: call(sims), args.repeat)
-            loop = best(lambda call=call: [call(s) for s in slices], args.repeat)
+            mapped = best(lambda call=call, sims=sims: call(sims), args.repeat)
+            loop = best(lambda call=call, slices=slices: [call(s) for s in slices],
+                        args.repeat)
             print(f"| {name} | {trials} | {mapped:.3f} | {loop:.3f} | {loop / mapped:.1f} |")
 
 
