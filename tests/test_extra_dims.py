@@ -46,8 +46,11 @@ MAPPED_CALLS = {
                     lambda c: scorestd.standardize(c, "uniform", reference=FIXED_REFERENCE),
                     lambda c: scorestd.standardize(c, "beta", reference=_other_half(c)),
                     lambda c: scorestd.standardize(c, "z")],
-    "smooth": [lambda c: scorestd.smooth(c, c.isel(topic=slice(0, 5)).rename(
-        topic="t").assign_coords(t=[f"p{i}" for i in range(5)]).rename(t="topic"), 0.5)],
+    "smooth": [lambda c: scorestd.smooth(c, FIXED_REFERENCE.isel(system=[0, 1, 2, 3, 0, 1],
+                                                                 topic=slice(0, 5)).assign_coords(
+        system=[f"s{k + 1}" for k in range(6)], topic=[f"p{k}" for k in range(5)]), 0.5),
+               lambda c: scorestd.smooth(c, c.isel(topic=slice(0, 5)).assign_coords(
+                   topic=[f"p{k}" for k in range(5)]), {"ap": 0.2, "ndcg": 0.9})],
     "compare": [lambda c: scorestd.compare(c, correction="holm"),
                 lambda c: scorestd.compare(c, "permutation", baseline="s1", B=200, seed=3),
                 lambda c: scorestd.compare(c, "bootstrap", B=200, seed=4),
