@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,8 @@ def parse(out):
     """Rows of the printed table as {system: [values…]}."""
     rows = {}
     for line in out.splitlines()[3:]:
+        if re.match(r"^  \S[^:]*: ", line):  # the legend under the table
+            continue
         system, *values = line.split()
         rows[system] = values
     return rows

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -32,7 +34,9 @@ def test_compare_top_and_tukey(capsys):
     assert main(["compare", "adhoc8_ap", "--test", "tukey_hsd", "--top", "3"]) == 0
     out = capsys.readouterr().out
     assert "correction: family-wise by tukey_hsd" in out and "pairs: 8256" in out
-    assert len([ln for ln in out.splitlines() if ln.strip()]) == 1 + 1 + 3
+    table = [ln for ln in out.splitlines() if ln.strip() and not re.match(r"^  \S[^:]*: ", ln)]
+    assert len(table) == 1 + 1 + 3  # the header line, the column names, 3 rows
+    assert "p_value:     p-value (family-wise adjusted) (two-sided)" in out
 
 
 def test_compare_errors(capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from statsmodels.stats.power import TTestPower
@@ -14,7 +15,9 @@ from scorestd.design.variance import estimate_variance
 
 
 def _rows(out: str) -> list[list[str]]:
-    return [line.split() for line in out.strip().splitlines()]
+    # without the legend under the table ("  column: what it is")
+    return [line.split() for line in out.strip().splitlines()
+            if not re.match(r"^  \S[^:]*: ", line)]
 
 
 def test_power_solves_n_like_statsmodels(capsys):

@@ -57,3 +57,17 @@ def test_a_memory_budget_gives_the_same_table(capsys):
     assert capsys.readouterr().out == default
     assert main([*args, "--memory", "a lot"]) == 1
     assert "memory must be a size in bytes" in capsys.readouterr().err
+
+
+def test_error_rates_plot_kinds(tmp_path, capsys):
+    from matplotlib.image import imread
+
+    out = tmp_path / "power.png"
+    assert main(["experiment", "error-rates", "--data", "adhoc8", "-m", "ap", "--n-topics",
+                 "25", "--deltas", "0.05,0.1", "--trials", "20", "--resamples", "50",
+                 "--tests", "paired_t,sign", "--plot", "power", "--out", str(out), "-q"]) == 0
+    height, width = imread(out).shape[:2]
+    assert width >= 400 and height >= 340  # one panel, readable
+    assert main(["experiment", "error-rates", "--data", "adhoc8", "--deltas", "none",
+                 "--plot", "type3", "--out", str(tmp_path / "t3.png")]) == 1
+    assert "--plot type3 needs the Type II trials" in capsys.readouterr().err

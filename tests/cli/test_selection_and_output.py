@@ -20,7 +20,8 @@ def robust():
 
 
 def _systems_of(out: str) -> list[str]:
-    return [ln.split()[0] for ln in out.splitlines()[3:] if ln.strip()]  # after the header
+    return [ln.split()[0] for ln in out.splitlines()[3:]  # after the header, before the legend
+            if ln.strip() and not re.match(r"^  \S[^:]*: ", ln)]
 
 
 def test_systems_names_globs_and_file(capsys, tmp_path):
@@ -103,3 +104,13 @@ def test_experiment_output_has_the_legend(tmp_path, capsys):
     assert "power@0.05: fraction of system pairs with a significant two-sided paired t-test " \
            "at α = 0.05" in text
     assert "power@0.05: fraction" in capsys.readouterr().out  # printed under the table too
+
+
+def test_standardize_selects_the_output_not_the_reference(tmp_path, robust):
+    # E-std of 3 systems against the whole collection, as without --systems
+    out = tmp_path / "std.nc"
+    assert main(["standardize", "robust2004", str(out), "-s", "run1,run2,run3", "-q"]) == 0
+    got = scorestd.load(out)
+    assert got.system.values.tolist() == ["run1", "run2", "run3"]
+    whole = scorestd.standardize(robust, "empirical")
+    np.testing.assert_allclose(got.values, whole.sel(system=got.system.values).values)

@@ -231,3 +231,19 @@ def test_starting_noncentrality_matches_cohens_table(reference, df):
     # that Nagata's table and Sakai's tool start the ANOVA design from)
     expected = reference("cohen1988_table9_4_2").set_index("u").loc[df, "lambda"]
     assert _lambda_infinity(df, 0.05, 0.2) == pytest.approx(expected, abs=0.015)
+
+
+def test_plot_saved_with_a_title_set_afterwards_keeps_it_whole(tmp_path):
+    # as docs/power.rst does it: plot, then set a longer title, then save
+    var = xr.DataArray([0.02, 0.05], dims="scheme", coords={"scheme": ["a", "b"]})
+    sizes = topic_set_size(variance=var, min_diff=[0.05, 0.1, 0.2], alpha=0.01, beta=0.1)
+    ax = plot_topic_set_size(sizes)
+    assert ax.get_title() == "topics needed: paired_t (α = 0.01, β = 0.1)"
+    ax.set_title("paired t-test, AP: topics needed against minD (α = 0.05, β = 0.2)")
+    ax.figure.savefig(tmp_path / "n.png")
+    renderer = ax.figure.canvas.get_renderer()
+    title = ax.title.get_window_extent(renderer)
+    figure = ax.figure.bbox
+    assert title.y1 <= figure.y1 and title.x0 >= figure.x0 and title.x1 <= figure.x1
+    assert ax.get_window_extent(renderer).y1 < title.y0  # the axes make room for it
+    plt.close(ax.figure)

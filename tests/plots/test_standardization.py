@@ -31,9 +31,28 @@ def test_distribution_plot_orders_topics_by_mean_raw_score(adhoc8_ap):
 
 def test_figure1_plot_shares_the_topic_order(robust2004):
     fig = scorestd.plot_standardization(robust2004, measure="ndcg")
-    titles = [ax.get_title() for ax in fig.axes]
+    titles = [ax.get_title() for ax in fig.axes[:-1]]
     assert titles == ["normal", "uniform", "empirical", "raw", "normal", "uniform", "empirical"]
+    assert fig.axes[-1].get_ylabel() == "topic mean raw ndcg"  # the colour key of the top row
     raw_means = fig.axes[3].collections[-1].get_offsets()[:, 1]
     assert (np.diff(raw_means) >= 0).all()
     with pytest.raises(ScoreDataError, match="unknown measure 'p10'"):
         scorestd.plot_standardization(robust2004, measure="p10")
+
+
+def _extent(artist, renderer):
+    return artist.get_window_extent(renderer)
+
+
+def test_figure1_title_sits_above_the_panel_titles_and_inside_the_figure(adhoc8_ap):
+    fig = scorestd.plot_standardization(adhoc8_ap)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    title = _extent(fig._suptitle, renderer)
+    panels = [_extent(ax.title, renderer) for ax in fig.axes[:3]]
+    assert title.y0 >= max(p.y1 for p in panels)  # no overlap with the panel titles
+    assert title.y1 <= fig.bbox.y1 and title.x0 >= 0
+    # the colour bar spans the topic means, the key of the mapping lines' colours
+    low, high = fig.axes[-1].get_ylim()
+    means = adhoc8_ap.mean("system").values[:, 0]
+    assert (low, high) == pytest.approx((means.min(), means.max()))

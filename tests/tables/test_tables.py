@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import itertools
+import re
 from pathlib import Path
 
 import numpy as np
@@ -172,3 +173,27 @@ def test_markers_agree_with_the_means(n_systems, n_topics, seed, test):
         for other in marks:
             assert mean[letters.index(other)] < mean[k]
     assert table.bold["m"].sum() >= 1 and mean[table.bold["m"].to_numpy()].max() == np.max(mean)
+
+
+_LABELS = st.text(alphabet="ab_&%$#{}~^\\ αδ−", min_size=1, max_size=8)
+
+
+@given(st.lists(_LABELS, min_size=1, max_size=4, unique=True),
+       st.lists(st.floats(-1e6, 1e6) | st.just(float("nan")), min_size=4, max_size=4))
+def test_rendering_keeps_every_cell_and_escapes_every_label(labels, numbers):
+    # LaTeX: each body row splits into exactly label + 2 cells at its unescaped "&";
+    # Markdown: one line per row; CSV: the numbers come back to the last digit
+    values = pd.DataFrame({"x&y": numbers[:len(labels)], "p_1": numbers[-len(labels):]},
+                          index=pd.Index(labels, name="system"))
+    table = scorestd.tables.Table(values, caption="α_1 & {b}")
+    latex = table.to_latex()
+    body = latex.split("\\midrule\n")[1].split("\\bottomrule")[0].strip().splitlines()
+    assert len(body) == len(labels)
+    for line in body:
+        assert len(re.split(r"(?<!\\)&", line)) == 3
+    assert r"\caption{$\alpha$\_1 \& \{b\}}" in latex
+    assert len(table.to_markdown().splitlines()) == 2 + 2 + len(labels)
+    back = pd.read_csv(io.StringIO(table.to_csv()), index_col=0, keep_default_na=False,
+                       na_values=[""], dtype={"system": str})
+    np.testing.assert_array_equal(back.to_numpy(), values.to_numpy())
+    assert back.index.tolist() == labels

@@ -36,7 +36,10 @@ def add_command(sub: argparse._SubParsersAction, name: str,
     parser = sub.add_parser(name, help=help, description=description)
     parser.set_defaults(func=run)
     parser.add_argument("--quiet", "-q", action="store_true",
-                        help="print only results and errors: no progress bars, no notices")
+                        help="print only results and errors: no progress bars (shown only "
+                             "when standard error is a terminal), no notices")
+    parser.add_argument("--no-progress", action="store_true",
+                        help=argparse.SUPPRESS)  # of earlier releases: no bars, notices kept
     if data:
         add_data_argument(parser)
     return parser
@@ -69,17 +72,63 @@ def add_measure_and_format(parser: argparse.ArgumentParser, *,
                              "stop (strict); default: union, with a warning")
     parser.add_argument("--strict", action="store_true",
                         help="stop on scores outside their measure's range (default: warn)")
+    parser.add_argument("--select", action="append", type=_selection, metavar="DIM=LABEL",
+                        help="one slice of a file with extra dims, e.g. the trial of a "
+                             "simulated collection: --select trial=3 (repeat for several "
+                             "dims)")
     add_systems_argument(parser)
 
 
-def load_data(args: argparse.Namespace, source: str | None = None) -> xr.DataArray:
+def load_data(args: argparse.Namespace, source: str | None = None, *,
+              extra_dims: bool = False, select: bool = True) -> xr.DataArray:
     """Load the DATA argument (or ``source``) as a cube, with the reading options and
-    the ``--systems`` selection."""
+    (with ``select``) the ``--systems`` selection.
+
+    The slices of ``--select`` are taken; a cube left with extra dims (``trial`` …) is an
+    error naming them unless ``extra_dims`` (the command maps over them).
+    """
     from ..io import load
 
-    cube = load(args.data if source is None else source, format=args.format,
-                measure=args.measure, **reading_options(args))
-    return select_systems(cube, getattr(args, "systems", None))
+    name = args.data if source is None else source
+    cube = load(name, format=args.format, measure=args.measure, **reading_options(args))
+    cube = selected(cube, getattr(args, "select", None) or [], name=str(name),
+                    extra_dims=extra_dims, command=getattr(args, "command", None))
+    return select_systems(cube, getattr(args, "systems", None)) if select else cube
+
+
+def selected(cube: xr.DataArray, selections: list[tuple[str, str]], *, name: str,
+             extra_dims: bool, command: str | None = None) -> xr.DataArray:
+    """``cube`` at the ``--select`` slices (labels matched as text), checked for extra dims."""
+    from ..score_cube import extra_dims_of
+
+    for dim, label in selections:
+        if dim not in extra_dims_of(cube):
+            raise ScorestdError(f"--select {dim}={label}: {name} has no extra dim {dim!r} "
+                                f"(its dims: {', '.join(map(str, cube.dims))})")
+        labels = ([str(v) for v in cube[dim].values.tolist()] if dim in cube.coords
+                  else [str(i) for i in range(cube.sizes[dim])])
+        if label not in labels:
+            shown = ", ".join(labels[:5]) + (" …" if len(labels) > 5 else "")
+            raise ScorestdError(f"--select {dim}={label}: {name} has no {dim} {label!r} "
+                                f"({dim}s: {shown})")
+        cube = cube.isel({dim: labels.index(label)}, drop=True)
+    extra = extra_dims_of(cube)
+    if extra and not extra_dims:
+        listed = ", ".join(f"{dim} ({cube.sizes[dim]})" for dim in extra)
+        first = " ".join(f"--select {dim}="
+                         f"{cube[dim].values[0] if dim in cube.coords else 0}" for dim in extra)
+        raise ScorestdError(
+            f"{name} holds several collections (extra dims: {listed}); "
+            f"{'scorestd ' + command if command else 'this command'} works on one: pick it "
+            f"with {first}. info, convert and standardize read the whole file")
+    return cube
+
+
+def _selection(text: str) -> tuple[str, str]:
+    dim, sep, label = text.partition("=")
+    if not sep or not dim.strip() or not label.strip():
+        raise argparse.ArgumentTypeError(f"use DIM=LABEL, e.g. trial=3; got {text!r}")
+    return dim.strip(), label.strip()
 
 
 def reading_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -104,18 +153,66 @@ def check_output(path: str | os.PathLike, *, directory: bool = False) -> Path:
     return check_writable(path, directory=directory)
 
 
+#: Options naming a file a command writes → the kind of file; ``--out`` and
+#: ``--output`` depend on the command (``"cube"``: format from the suffix or ``--to``).
+OUTPUT_OPTIONS: dict[str, str] = {"save_fitted": "netcdf", "save": "netcdf",
+                                  "forest": "figure", "heatmap": "figure"}
+OUT_KINDS: dict[str, str] = {"simulate": "netcdf", "report": "directory",
+                             "experiment": "figure", "swap_rate": "figure",
+                             "discriminative_power": "figure"}
+CUBE_OUTPUT_COMMANDS = ("convert", "standardize")
+#: Options naming a file a command reads.
+INPUT_OPTIONS = ("data", "reference", "fitted", "factors", "groups")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Check every output of a command before it reads or computes anything.
+
+    Each file the command will write must have a suffix fitting its kind, lie in a
+    folder that exists and can be written, and be none of the command's inputs (a
+    result written over its own data is refused).
+    """
+    from ..io.formats import output_format
+    from ..io.paths import check_output_path
+    from ..io.table import table_format
+
+    inputs = []
+    for name in INPUT_OPTIONS:
+        value = getattr(args, name, None)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            inputs.extend(split_list(item) if isinstance(item, str) else [])
+    inputs = [p for p in inputs if Path(p).exists()]
+    command = args.command.replace("-", "_")
+    outputs = {**OUTPUT_OPTIONS, "out": OUT_KINDS.get(command),
+               "output": "cube" if command in CUBE_OUTPUT_COMMANDS else "table"}
+    for name, kind in outputs.items():
+        path = getattr(args, name, None)
+        if not isinstance(path, str) or not path:
+            continue
+        if kind == "directory":
+            if any(_same_path(path, p) for p in inputs):
+                raise ScorestdError(f"{path}: the output folder is also an input")
+            check_output(path, directory=True)
+        elif kind in ("cube", "table", None):
+            if kind == "cube":
+                output_format(path, getattr(args, "to", None))
+            elif kind == "table":
+                table_format(path)
+            check_output_path(path, inputs=inputs)
+        else:
+            check_output_path(path, kind, inputs=inputs)
+
+
+def _same_path(a: str, b: str) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
 def check_figure_path(path: str | None) -> None:
     """Refuse, before any computation, a figure file matplotlib cannot write or place."""
-    if not path:
-        return
-    from matplotlib.backend_bases import FigureCanvasBase
+    if path:
+        from ..io.paths import check_output_path
 
-    suffix = Path(path).suffix.lower().lstrip(".")
-    formats = FigureCanvasBase.get_supported_filetypes()
-    if suffix not in formats:
-        raise ScorestdError(f"{path}: cannot write a figure as {suffix or 'a file without a suffix'!r}; "
-                            f"use one of {', '.join('.' + f for f in sorted(formats))}")
-    check_output(path)
+        check_output_path(path, "figure")
 
 
 def add_test_argument(parser: argparse.ArgumentParser, *, default: str = "paired_t",

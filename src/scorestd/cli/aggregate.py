@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         columns[f"{measure} rank"] = rank.astype("Int64") if whole else rank
     table = pd.DataFrame(columns)
     table.index.name = SYSTEM
+    table.attrs["columns"] = {"<measure>": scores.attrs["description"],
+                              "<measure> rank": f"rank by it, 1 = best (ties: {args.ties})"}
     first_rank = table.columns[1]
     table = table.sort_values(first_rank, kind="stable", na_position="last")
     eps = f", eps={scores.attrs['eps']:g}" if "eps" in scores.attrs else ""

@@ -76,10 +76,26 @@ def run(args: argparse.Namespace) -> int:
         for col in ("p_value", "p_adjusted"):  # small p-values need significant digits
             if col in shown:
                 shown[col] = shown[col].map(lambda v: f"{v:.3g}")
-        print_table(shown)
+        print_table(shown, legend=_legend(res, shown.columns, adjusted, len(frame)))
         print()
     if args.output:  # the paper's table: systems × measures, markers for the significant pairs
         from ..tables import significance_table
 
         write_table(significance_table(res, cube, alpha=args.alpha), args)
     return 0
+
+
+def _legend(res, columns, adjusted: str, pairs: int) -> dict[str, str]:
+    """What each printed column is, from the result's descriptions, with the parameters."""
+    legend = {c: str(res[c].attrs.get("description", "")) for c in columns if c in res}
+    level = f"{float(res.attrs.get('conf_level', 0.95)):.0%}"
+    for bound in ("ci_low", "ci_high"):
+        if bound in legend:
+            legend[bound] = legend[bound].replace("confidence interval",
+                                                  f"{level} confidence interval")
+    alternative = res.attrs.get("alternative", "two-sided")
+    if "p_value" in legend:
+        legend["p_value"] += f" ({alternative})"
+    if "p_adjusted" in legend:
+        legend["p_adjusted"] = f"p_value adjusted by {adjusted} over the {pairs} pairs"
+    return {c: text for c, text in legend.items() if text}

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_command, add_output_argument, check_table_output, print_table, write_table
+from ._common import (
+    add_command,
+    add_output_argument,
+    check_table_output,
+    load_data,
+    print_table,
+    write_table,
+)
 from ._design_args import add_collections_argument, as_frame, variance_from_args
 
 
@@ -34,10 +41,7 @@ def run(args: argparse.Namespace) -> int:
     alpha = None if args.alpha == "solve" else float(args.alpha)
     n_systems = args.n_systems
     if n_systems is None and args.test == "anova" and args.data:
-        from ..io import load
-
-        n_systems = int(load(args.data[0], format=args.format, measure=args.measure)
-                        .sizes["system"])
+        n_systems = int(load_data(args, args.data[0]).sizes["system"])
     result = solve_power(variance=variance, test=args.test, min_diff=args.min_diff,
                          n_topics=args.n_topics, alpha=alpha, power=args.power,
                          n_systems=n_systems)

@@ -44,7 +44,9 @@ def run(args: argparse.Namespace) -> int:
         print_table(table if args.top is None else table.head(args.top))
         print()
         print("Kendall tau_b between each standardized ranking and the raw ranking:")
-        print_table(report.tau[[measure]].rename(columns={measure: "tau"}))
+        tau = report.tau[[measure]].rename(columns={measure: "tau_b"}).rename_axis(columns=None)
+        print_table(tau, legend={"tau_b": f"Kendall τ_b of the model's ranking with the raw "
+                                          f"ranking ({measure})"})
         print()
     if not args.no_plots:
         for path in report.write_plots(Path(args.out)):

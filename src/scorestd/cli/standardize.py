@@ -7,6 +7,7 @@ from typing import get_args
 
 from .._options import BUILTIN_MODELS, Degenerate
 from ._common import add_command, check_output, load_data, notice
+from ._selection import select_systems
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,15 +52,16 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.output)
     if args.save_fitted is not None:
         check_output(args.save_fitted)
-    cube = load_data(args)
+    collection = load_data(args, extra_dims=True, select=False)
+    cube = select_systems(collection, args.systems)
     if args.fitted is not None:
         reference = read_fitted(args.fitted)
     elif args.factors is not None:
         reference = read_factors(*args.factors)
     elif args.reference is not None:
-        reference = load_data(args, args.reference)
-    else:
-        reference = None
+        reference = load_data(args, args.reference, select=False)
+    else:  # the whole collection, also when --systems keeps only some of it in the output
+        reference = collection if args.systems else None
     if args.save_fitted is not None:  # fit once, write it, standardize against it
         reference = fit_reference(cube if reference is None else reference, args.model,
                                   degenerate=args.degenerate)

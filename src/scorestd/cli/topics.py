@@ -64,6 +64,14 @@ def run(args: argparse.Namespace) -> int:
         table.insert(0, "variance", variance.to_series().reindex(
             table.index.droplevel([n for n in table.index.names
                                    if n not in variance.dims])).to_numpy())
+    what = {"paired_t": "detect a difference of x with the paired t-test",
+            "anova": "detect a range x of system means with the one-way ANOVA",
+            "ci": "a confidence interval of the difference no wider than x"}[args.test]
+    table.attrs["columns"] = {
+        **({"variance": f"{variance.attrs['kind']} variance estimated from DATA"}
+           if args.variance is None else {}),
+        "minD=x": f"topics needed to {what}" + ("" if args.test == "ci" else " at power 1 − β"),
+    }
     print_table(table, floatfmt="{:.5f}")
     write_table(table, args, caption=header)
     return 0

@@ -52,7 +52,7 @@ import xarray as xr
 from scipy import special, stats
 
 from .._options import SimulationCopula, check_count, check_option, memory_budget
-from ..datasets import load as load_dataset
+from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning
 from ..io.figures import save_figure
@@ -60,7 +60,7 @@ from ..io.netcdf import content_digest
 from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
 from ..models._grid import stacked, table_inverse
-from ..score_cube import validate
+from ..score_cube import collection_of, validate
 from ..simulation import _random
 from ..simulation.copula import (
     GaussianCopula,
@@ -70,6 +70,7 @@ from ..simulation.copula import (
 )
 from ..simulation.fitting import fit_margins
 from ..simulation.transform import apply_transform, solve_mean_transform
+from ._common import collection_from
 from .checkpoint import Study
 from .engine import run_batches
 from .result import ALPHAS, Experiment
@@ -428,8 +429,8 @@ class ErrorRates(Experiment):
         check_option(kind, ("type1", "power", "power_alpha", "type3"), "kind")
         measures, sizes = self.data["measure"].values, self.data["n_topics"].values
         fig, axes = plt.subplots(len(sizes), len(measures), squeeze=False,
-                                 figsize=kwargs.pop("figsize", (3 * len(measures),
-                                                                2.7 * len(sizes))),
+                                 figsize=kwargs.pop("figsize", (4.2 * len(measures),
+                                                                3.4 * len(sizes) + 0.4)),
                                  **kwargs)
         colors = dict(zip(ERROR_RATE_TESTS, ("#e41a1c", "#377eb8", "#4daf4a", "#ff7f00",
                                              "#984ea3"), strict=True))
@@ -457,20 +458,26 @@ class ErrorRates(Experiment):
                     ax.set_yscale("log")
                 if kind == "power_alpha":
                     ax.set_xscale("log")
-                ax.set_title(f"{m} n={n} tails={tails}", fontsize="small")
+                ax.set_title(f"{m}, {n} topics", fontsize="small")
                 ax.set_xlabel("δ" if kind in ("power", "type3") else "α")
         ylabel = {"type1": "Type I error rate", "power": "power", "power_alpha": "power",
                   "type3": "Type III error rate"}[kind]
         for ax in axes[:, 0]:
             ax.set_ylabel(ylabel)
         axes[0, 0].legend(fontsize="x-small")
+        sided = f"{'two' if tails == 2 else 'one'}-tailed"
+        fig.suptitle({"type1": f"Type I error rate against α ({sided}; grey: nominal)",
+                      "power": f"power against the true difference δ (α = {alpha:g}, {sided})",
+                      "power_alpha": f"power against α (δ = {delta:g}, {sided})",
+                      "type3": f"Type III error rate against δ (α = {alpha:g}, two-tailed)"}[kind],
+                     fontsize="medium")
         fig.tight_layout()
         save_figure(fig, path)
         return fig
 
 
 def error_rates(
-    collections: Mapping[str, Any] | Sequence[str] | None = None,
+    collections: Mapping[str, Any] | Sequence[Any] | str | os.PathLike | None = None,
     *,
     measures: Sequence[str] | None = None,
     n_topics: Sequence[int] = (25, 50, 100),
@@ -492,9 +499,12 @@ def error_rates(
 
     Parameters
     ----------
-    collections : mapping of name to cube, or sequence of bundled dataset names
-        The collections the simulators are fitted to (default: adhoc5–8 and
-        web2010–2013, bundled).
+    collections : mapping of name to cube or file, or sequence of cubes, files or names
+        The collections the simulators are fitted to: cubes, score files
+        (:func:`scorestd.load` reads them; named by their stem) or bundled dataset names
+        (default: adhoc5–8 and web2010–2013, bundled). A cube in a sequence is named by
+        its ``attrs["collection"]``. Each is one collection (a cube with extra dims is
+        refused: select a slice).
     measures : sequence of str, optional
         Measures to study (default: every measure of the collections, e.g. ap, p10,
         rr, ndcg20, err20). P@k and RR get discrete margins.
@@ -531,7 +541,8 @@ def error_rates(
     batch_size : int, optional
         Blocks of 64 trials per batch, overriding ``memory``.
     progress : bool, optional
-        Progress bar (default: when standard error is a terminal).
+        One progress bar over the whole study (default: when standard error is a
+        terminal).
     client : distributed.Client, optional
         Run the batches on a dask cluster.
     results_dir : path, optional
@@ -604,27 +615,36 @@ def error_rates(
                   folder=results_dir, progress=progress)
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
               "progress": progress, "client": client, "study": study}
-    for m, measure in enumerate(measures):
-        pool = _pool(cubes, measure, copula)
-        warned += pool.failures
-        families[measure] = pool.families
-        design = _type1_design(pool)
-        for k, n in enumerate(sizes):
-            child = child_sequence(root, m, k, 0)
-            out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
-                       cell=f"type1_{measure}_n{n}", **kwargs)
-            valid1[m, k] = out["valid"]
-            type1[m, k] = out["reject"] / out["valid"][:, None, None]
-        for j in range(n_d):
-            design2 = _type2_design(pool, float(deltas_arr[j]))
+    # one bar over the study: fitting a collection's margins costs about as much as
+    # 2000 trials (measured on adhoc8, ap, five tests, B = 2000)
+    fit_cost = 2000 * len(cubes)
+    total = len(measures) * (fit_cost + len(sizes) * (trials + n_d * trials_type2))
+    with progress_bar(total, "error rates", show=progress, unit=None) as job:
+        for m, measure in enumerate(measures):
+            with job.part(fit_cost):
+                pool = _pool(cubes, measure, copula)
+            warned += pool.failures
+            families[measure] = pool.families
+            design = _type1_design(pool)
             for k, n in enumerate(sizes):
-                child = child_sequence(root, m, k, j + 1)
-                out = _run(design2, pool, n, trials_type2, child,
-                           desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}",
-                           cell=f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}", **kwargs)
-                valid2[m, k, j] = out["valid"]
-                power[m, k, j] = out["reject"] / out["valid"][:, None, None]
-                type3[m, k, j] = out["wrong"] / out["valid"][:, None]
+                child = child_sequence(root, m, k, 0)
+                with job.part(trials):
+                    out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
+                               cell=f"type1_{measure}_n{n}", **kwargs)
+                valid1[m, k] = out["valid"]
+                type1[m, k] = out["reject"] / out["valid"][:, None, None]
+            for j in range(n_d):
+                design2 = _type2_design(pool, float(deltas_arr[j]))
+                for k, n in enumerate(sizes):
+                    child = child_sequence(root, m, k, j + 1)
+                    with job.part(trials_type2):
+                        out = _run(design2, pool, n, trials_type2, child,
+                                   desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}",
+                                   cell=f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}",
+                                   **kwargs)
+                    valid2[m, k, j] = out["valid"]
+                    power[m, k, j] = out["reject"] / out["valid"][:, None, None]
+                    type3[m, k, j] = out["wrong"] / out["valid"][:, None]
     study.close()
     coords = {"measure": list(measures), "n_topics": sizes, "test": list(tests),
               "tails": list(TAILS), "alpha": alphas_arr}
@@ -652,11 +672,18 @@ def error_rates(
     return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs))
 
 
-def _collections(collections: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
+def _collections(collections: Mapping[str, Any] | Sequence[Any] | None) -> dict[str, Any]:
+    """Name → cube; cubes, score files and bundled dataset names, by name or in a list."""
     if collections is None:
         collections = COLLECTIONS
-    if isinstance(collections, Mapping):
-        return {str(k): validate(v) for k, v in collections.items()}
-    if isinstance(collections, str):
+    if isinstance(collections, str | os.PathLike | xr.DataArray):
         collections = [collections]
-    return {str(name): load_dataset(name) for name in collections}
+    if not isinstance(collections, Mapping):
+        named = [collection_from(c) for c in collections]
+        collections = {name or collection_of(cube) or f"collection{k + 1}": cube
+                       for k, (name, cube) in enumerate(named)}
+        if len(collections) < len(named):
+            raise ValueError("two collections have the same name; pass a mapping of name "
+                             "to cube or file")
+    return {str(k): validate(collection_from(v)[1], what=f"collection {k!r}",
+                             extra_dims="error_rates") for k, v in collections.items()}

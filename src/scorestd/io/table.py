@@ -90,10 +90,10 @@ class Table:
     >>> print(t.to_markdown())
     Mean AP.
     <BLANKLINE>
-    | system   | AP        |
-    |:---------|:----------|
+    | system   |        AP |
+    |:---------|----------:|
     | bm25     | **0.310** |
-    | ql       | 0.250     |
+    | ql       |     0.250 |
     <BLANKLINE>
     AP: mean over 50 topics
     """
@@ -116,10 +116,10 @@ class Table:
         """
         cells = self._cells(_latex_markup)
         n_rows = self.values.index.nlevels
-        frame = cells.reset_index()
+        # the row labels as escaped text, then the cells (escaped as they were made)
+        labels = cells.index.to_frame(index=False).map(lambda v: _escape_latex(str(v)))
+        frame = pd.concat([labels, cells.reset_index(drop=True)], axis=1)
         frame.columns = [_escape_latex(c) for c in _flat_columns(frame.columns)]
-        for k in range(n_rows):  # the row labels: escaped here, as every other text
-            frame.iloc[:, k] = frame.iloc[:, k].map(_escape_latex)
         styler = frame.style.hide(axis="index")
         text = styler.to_latex(hrules=True, caption=_escape_latex(self.caption) or None,
                                label=label, position_float="centering",
@@ -137,8 +137,13 @@ class Table:
         """The table in GitHub Markdown (bold as ``**…**``, markers as ``<sup>…</sup>``),
         the caption above, the notes below."""
         cells = self._cells(_markdown_markup)
-        cells.columns = _flat_columns(cells.columns)
-        parts = [self.caption, cells.to_markdown(), "\n".join(f"{k}: {v}" for k, v in self.notes.items())]
+        labels = cells.index.to_frame(index=False).astype(str)
+        frame = pd.concat([labels, cells.reset_index(drop=True)], axis=1)
+        frame.columns = _flat_columns(frame.columns)
+        align = ("left",) * labels.shape[1] + ("right",) * cells.shape[1]
+        # the cells are text already: tabulate must not read them back as numbers
+        text = frame.to_markdown(index=False, disable_numparse=True, colalign=align)
+        parts = [self.caption, text, "\n".join(f"{k}: {v}" for k, v in self.notes.items())]
         return "\n\n".join(p for p in parts if p)
 
     def to_csv(self) -> str:

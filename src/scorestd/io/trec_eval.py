@@ -228,9 +228,13 @@ def _expand(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list[Path
             kept = [f for f in files if _looks_like_trec_eval(f)]
             skipped = [f.name for f in files if f not in kept]
             if not kept:
+                runs = [f for f in files if _looks_like_run(f)]
+                hint = ("; they are TREC runs: evaluate them against qrels first, e.g. "
+                        f"scorestd evaluate QRELS {p} -m AP,nDCG@20 --out scores.nc"
+                        if runs and len(runs) == len(files) else "")
                 raise ScoreDataError("directory holds no trec_eval -q files"
                                      + (f" (not: {', '.join(skipped[:_SHOWN])})" if skipped
-                                        else ""), path=p)
+                                        else "") + hint, path=p)
             if skipped:
                 warn(f"{p}: skipped {len(skipped)} file(s) that are not trec_eval output: "
                      f"{', '.join(skipped[:_SHOWN])}{', …' if len(skipped) > _SHOWN else ''}")
@@ -240,6 +244,22 @@ def _expand(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list[Path
     if not files:
         raise ScoreDataError("no trec_eval files given")
     return files
+
+
+def _looks_like_run(path: Path) -> bool:
+    """Whether a file's first non-blank line reads ``topic Q0 docid rank score tag``."""
+    try:
+        lines = head_lines(path, 5)
+    except ScoreDataError:
+        return False
+    first = next((line.split() for line in lines if line.strip()), [])
+    if len(first) != 6:
+        return False
+    try:
+        int(first[3]), float(first[4])  # rank, score
+    except ValueError:
+        return False
+    return True
 
 
 def _looks_like_trec_eval(path: Path) -> bool:

@@ -31,7 +31,8 @@ class GoodnessOfFit:
     Attributes
     ----------
     data : xarray.Dataset
-        ``loglik``, ``aic`` and ``distance`` over ``model`` × topic × measure;
+        ``loglik``, ``aic``, ``params`` (the ``k`` of the AIC) and ``distance`` over
+        ``model`` × topic × measure;
         ``attrs["distance"]`` says which distance to the ecdf.
     """
 
@@ -67,15 +68,22 @@ class GoodnessOfFit:
         d = self.data
         frame = pd.DataFrame({
             "loglik": d["loglik"].sum(TOPIC, skipna=False).to_series(),
+            "mean_params": d["params"].mean(TOPIC).to_series(),
             "mean_aic": d["aic"].mean(TOPIC).to_series(),
             "mean_distance": d["distance"].mean(TOPIC).to_series(),
             "median_distance": d["distance"].median(TOPIC).to_series(),
             "wins_aic": self.wins("aic").to_series(),
             "wins_distance": self.wins("distance").to_series(),
         })
-        frame["note"] = [_note(ll) for ll in frame["loglik"]]
+        frame["note"] = [_note(ll) or ("k: the effective number of parameters (trace of the "
+                                       "smoothing matrix)" if k % 1 else "")
+                         for ll, k in zip(frame["loglik"], frame["mean_params"].fillna(0),
+                                          strict=True)]
         frame.attrs["columns"] = {
             "loglik": "log-likelihood of every score, summed over topics",
+            "mean_params": "mean over topics of k, the parameters AIC charges: the family's "
+                           "free parameters, or for kde the effective number, the trace of "
+                           "its smoothing matrix",
             "mean_aic": "mean over topics of AIC = 2k − 2 loglik (lower is better)",
             "mean_distance": f"mean over topics of the {d.attrs.get('distance', 'ks')} "
                              "distance between the fitted cdf and the ecdf",
@@ -108,9 +116,12 @@ def goodness_of_fit(
     For each model, topic and measure: the log-likelihood of the scores under the
     fitted density (for scores in [0, 1], at the scores squeezed off the bounds by
     ``(x (n − 1) + 1/2) / n``, the same for every model, since a density may vanish or
-    diverge at exact 0 and 1, as the beta's does) and ``AIC = 2 k − 2 loglik`` (``k`` = ``n_params``; ``NaN`` for
-    models without a density or a parameter count, e.g. ``kde``, whose in-sample
-    likelihood is also optimistic), and a distance between the fitted cdf and the
+    diverge at exact 0 and 1, as the beta's does) and ``AIC = 2 k − 2 loglik``. ``k`` is
+    the family's ``n_params``; for ``kde``, whose in-sample likelihood is optimistic (each
+    score sits on its own kernel), it is the effective number of parameters: the trace
+    of the smoothing matrix, ``Σ_i K_h(x_i, x_i) / Σ_j K_h(x_i, x_j)`` (the share of each
+    score's own reflected kernel in the density at it; between 1 and n, as the degrees of
+    freedom of a linear smoother); ``NaN`` for a model with no density or no count. Then a distance between the fitted cdf and the
     ecdf of the same scores: Kolmogorov–Smirnov ``sup |F̂ − ecdf|`` or Cramér–von
     Mises ``W² = 1/(12n) + Σ (F̂(x_(i)) − (2i − 1)/(2n))²``.
 
@@ -154,7 +165,7 @@ def goodness_of_fit(
                              .transpose(0, 2, 1))
         # Squeezed P@k or RR are off their measure's support by construction: not raw scores.
         squeezed.attrs = {**cube.attrs, "generated_by": "scorestd.goodness_of_fit (squeezed)"}
-    names, loglik, aic, dist = [], [], [], []
+    names, loglik, aic, dist, params = [], [], [], [], []
     for spec in models:
         model = instantiate(spec)
         if not model.is_cdf:
@@ -166,8 +177,9 @@ def goodness_of_fit(
         else:
             ll = xr.full_like(n, np.nan, dtype=float)
         loglik.append(ll)
-        k = model.n_params
-        aic.append(2 * k - 2 * ll if k is not None else xr.full_like(ll, np.nan))
+        k = _parameter_count(model, fitted, squeezed, ll)
+        params.append(k)
+        aic.append(2 * k - 2 * ll)
         f = fitted.cdf(ordered)
         if distance == "ks":
             gap = np.maximum(position / n - f, f - (position - 1) / n)
@@ -180,10 +192,25 @@ def goodness_of_fit(
     data = xr.Dataset({
         "loglik": xr.concat(loglik, dim=model_dim),
         "aic": xr.concat(aic, dim=model_dim),
+        "params": xr.concat(params, dim=model_dim),
         "distance": xr.concat(dist, dim=model_dim),
     }, attrs={"distance": distance})
     data = data.drop_vars([c for c in data.coords if c not in (TOPIC, MEASURE, "model")])
     return GoodnessOfFit(data.transpose("model", TOPIC, MEASURE))
+
+
+def _parameter_count(model: Model, fitted: Any, squeezed: xr.DataArray,
+                     loglik: xr.DataArray) -> xr.DataArray:
+    """The ``k`` of each topic's AIC: the family's free parameters, or for a kernel
+    density the trace of its smoothing matrix (``NaN`` for a model with neither)."""
+    if model.n_params is not None:
+        return xr.full_like(loglik, float(model.n_params))
+    weight = getattr(model, "_self_weight", None)
+    if weight is None or model._logpdf is None:
+        return xr.full_like(loglik, np.nan)
+    shares = fitted._apply(weight, squeezed, squeezed, fallback=lambda v: np.full_like(v, np.nan),
+                           bounded_input=model.bounded, what="scores")
+    return shares.sum(SYSTEM, min_count=1).where(loglik.notnull())
 
 
 def _in_unit_interval(cube: xr.DataArray) -> bool:

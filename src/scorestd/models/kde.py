@@ -133,6 +133,24 @@ class KDE(BandwidthOption, Model):
     def _icdf(self, p, *, sample, bandwidth):
         return invert_cdf(lambda x: self._cdf(x, sample=sample, bandwidth=bandwidth), p)
 
+    def _self_weight(self, x, *, sample, bandwidth):
+        """The diagonal of the smoothing matrix: the share of each score's own kernel in
+        the density at it. Summed over a topic's scores it is the effective number of
+        parameters of the estimate (the trace, as for a linear smoother), between 1
+        (one wide bump) and n (a spike at every score).
+
+        ``x`` are the fitted scores or a monotone map of them (the scores squeezed off
+        the bounds), so the i-th smallest is paired with the i-th smallest of ``sample``.
+        """
+        x = np.asarray(x, dtype=np.float64)
+        sample = np.broadcast_to(sample, x.shape)
+        rank = np.argsort(np.argsort(x, axis=-1, kind="stable"), axis=-1)  # NaN last
+        own = np.take_along_axis(sample, rank, axis=-1)
+        h = np.broadcast_to(bandwidth, (*x.shape[:-1], 1))
+        n = (~np.isnan(sample)).sum(axis=-1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return _reflected_pdf(x, own, h) / (n * _pairwise_mean(x, sample, h, _reflected_pdf))
+
 
 def _reflected_pdf(x: np.ndarray, s: np.ndarray, h: np.ndarray) -> np.ndarray:
     norm = 1.0 / (h * np.sqrt(2 * np.pi))

@@ -39,8 +39,8 @@ class StandardizationReport:
     tables : dict of pandas.DataFrame
         Per measure: systems (by raw rank) × ``<scheme>`` mean and ``<scheme>#`` rank.
     tau : pandas.DataFrame
-        Kendall's τ_b between each model's system ranking and the raw one (models ×
-        measures).
+        Kendall's τ_b between each model's system ranking and the raw one (index
+        ``model`` × columns ``measure``).
     degenerate : str
         The degenerate-topic policy used.
     """
@@ -138,7 +138,7 @@ def standardization_report(
     ds = xr.Dataset(means)
     ranks = {scheme: rank_systems(ds[scheme], ties="min") for scheme in ds.data_vars}
     tau = pd.DataFrame({scheme: correlation(ds[scheme], ds["raw"], "tau_b").to_pandas()
-                        for scheme in names}).T
+                        for scheme in names}).T.rename_axis(index="model", columns=MEASURE)
     tables = {}
     for measure in cube[MEASURE].values.tolist():
         frame = pd.DataFrame(index=pd.Index(cube[SYSTEM].values, name=SYSTEM))

@@ -204,8 +204,8 @@ def plot_standardization(
     --------
     >>> import scorestd
     >>> fig = plot_standardization(scorestd.datasets.load("adhoc8_ap"))
-    >>> [ax.get_title() for ax in fig.axes]
-    ['normal', 'uniform', 'empirical', 'raw', 'normal', 'uniform', 'empirical']
+    >>> [ax.get_title() or ax.get_ylabel() for ax in fig.axes]  # and the colour key
+    ['normal', 'uniform', 'empirical', 'raw', 'normal', 'uniform', 'empirical', 'topic mean raw ap']
     """
     import matplotlib.pyplot as plt
 
@@ -216,11 +216,14 @@ def plot_standardization(
     top, bottom = fig.subfigures(2, 1)
     top_axes = np.atleast_1d(top.subplots(1, len(instances)))
     bottom_axes = np.atleast_1d(bottom.subplots(1, len(instances) + 1, sharey=False))
-    # Fixed margins: a layout engine would cost more than the drawing itself.
-    top.subplots_adjust(left=0.06, right=0.98, bottom=0.16, top=0.86, wspace=0.3)
+    # Fixed margins: a layout engine would cost more than the drawing itself. The top
+    # row leaves room for the figure's title above the panel titles and for the colour
+    # bar on the right.
+    top.subplots_adjust(left=0.06, right=0.9, bottom=0.16, top=0.8, wspace=0.3)
     bottom.subplots_adjust(left=0.06, right=0.98, bottom=0.12, top=0.88, wspace=0.3)
     for ax, model in zip(top_axes, instances, strict=True):
         plot_mapping(cube, model, reference=ref, ax=ax)
+    _topic_colour_bar(top, cube, top.add_axes((0.92, 0.16, 0.012, 0.64)))
     order = _topic_order(cube)
     plot_topic_distributions(cube, order=order, ax=bottom_axes[0], title="raw")
     for ax, model in zip(bottom_axes[1:], instances, strict=True):
@@ -228,5 +231,16 @@ def plot_standardization(
         plot_topic_distributions(std, order=order, ax=ax, title=model.name)
         ax.set_ylabel("standardized")
     fig.suptitle(f"Standardization of {cube.attrs.get('dataset', 'the scores')} "
-                 f"({cube[MEASURE].values[0]})")
+                 f"({cube[MEASURE].values[0]})", y=0.99)
     return fig
+
+
+def _topic_colour_bar(fig: Any, cube: xr.DataArray, cax: Any) -> None:
+    """The key of :func:`plot_mapping`'s colours: each topic's mean raw score."""
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
+    means = cube.mean(SYSTEM).values[:, 0]
+    high = means.max() if np.ptp(means) else means.min() + 1.0
+    bar = fig.colorbar(ScalarMappable(Normalize(means.min(), high), cmap="viridis_r"), cax=cax)
+    bar.set_label(f"topic mean raw {cube[MEASURE].values[0]}")

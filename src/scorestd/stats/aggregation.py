@@ -65,8 +65,8 @@ def aggregate(
     -------
     xarray.DataArray
         ``scores`` without ``dim`` (a 2-D input gives a result without ``measure``),
-        named after the method, with attrs ``aggregation``, ``eps`` (if used) and
-        ``skipna``.
+        named after the method, with attrs ``aggregation``, ``eps`` (if used),
+        ``skipna`` and ``description`` (what the numbers are, in words).
 
     Raises
     ------
@@ -82,6 +82,13 @@ def aggregate(
     >>> gmap = aggregate(ap, "egm", eps=0.01)
     >>> gmap.dims
     ('system', 'measure')
+    >>> gmap.attrs["description"]
+    'ε-adjusted geometric mean exp(mean(log(x + ε))) − ε, ε = 0.01, over topics (NaN for a system with a missing score)'
+    >>> gmap.sel(measure="ap").to_series().head(2)  # doctest: +NORMALIZE_WHITESPACE
+    system
+    run1    0.003101
+    run2    0.245749
+    Name: egm, dtype: float64
     >>> round(float(gmap.sel(system="run1", measure="ap")), 4) < round(
     ...     float(aggregate(ap).sel(system="run1", measure="ap")), 4)
     True
@@ -117,6 +124,7 @@ def aggregate(
     attrs.update(aggregation=method, skipna=int(skipna))
     if method in DEFAULT_EPS:
         attrs["eps"] = DEFAULT_EPS[method] if eps is None else float(eps)
+    attrs["description"] = _describe(method, attrs.get("eps"), dim, skipna)
     result = result.assign_attrs(attrs).rename(method)
     return match_input_dims(result, scores)
 
@@ -182,7 +190,10 @@ def rank_systems(
         dask_gufunc_kwargs={"allow_rechunk": True},
     )
     ranks = ranks.transpose(*system_scores.dims)
-    return ranks.assign_attrs({**system_scores.attrs, "ties": ties}).rename("rank")
+    what = system_scores.attrs.get("description", f"{system_scores.name or 'score'}")
+    return ranks.assign_attrs({**system_scores.attrs, "ties": ties,
+                               "description": f"rank by {what}; 1 = best, ties: {ties}"}
+                              ).rename("rank")
 
 
 def _warn_undefined_hm(cube: xr.DataArray, dim: str) -> bool:
@@ -219,3 +230,22 @@ def _some(labels: Any, most: int = 5) -> str:
     labels = [str(v) for v in labels]
     more = f" and {len(labels) - most} more" if len(labels) > most else ""
     return ", ".join(labels[:most]) + more
+
+
+_METHOD_WORDS = {
+    "am": "arithmetic mean",
+    "gm": "geometric mean",
+    "egm": "ε-adjusted geometric mean exp(mean(log(x + ε))) − ε",
+    "gm_trec_eval": "trec_eval's geometric mean exp(mean(log(max(x, ε))))",
+    "hm": "harmonic mean",
+    "ehm": "ε-adjusted harmonic mean 1 / mean(1 / (x + ε)) − ε",
+    "md": "median",
+}
+
+
+def _describe(method: str, eps: float | None, dim: str, skipna: bool) -> str:
+    """An aggregate in words, for ``attrs["description"]``."""
+    missing = ("missing scores left out" if skipna
+               else f"NaN for a {SYSTEM if dim == TOPIC else 'cell'} with a missing score")
+    with_eps = f", ε = {eps:g}" if eps is not None else ""
+    return f"{_METHOD_WORDS[method]}{with_eps}, over {dim}s ({missing})"

@@ -30,9 +30,9 @@ def means_table(scores: Any, *, conf_level: float = 0.95, digits: int = 3) -> Ta
     >>> print(means_table(ap).to_markdown())
     Mean over 50 topics with its 95% t confidence interval; the best in bold.
     <BLANKLINE>
-    | system   | ap                       |
-    |:---------|:-------------------------|
-    | run1     | 0.004 [0.002, 0.006]     |
+    | system   |                       ap |
+    |:---------|-------------------------:|
+    | run1     |     0.004 [0.002, 0.006] |
     | run2     | **0.335** [0.276, 0.393] |
     <BLANKLINE>
     ap: mean ap [95% CI] over the topics the system has a score for
