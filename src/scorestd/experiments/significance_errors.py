@@ -29,7 +29,8 @@ rates, as the published code does), sign-flip permutation and bootstrap (shift) 
 one-tailed (``H1: experimental > baseline``) and two-tailed, at every α of the grid,
 decided as the published R code does (``round(p, 6) <= α``; R's ``t.test``,
 ``wilcox.test`` and ``binom.test``; permutation and bootstrap p-values
-``#{as extreme} / B``) by :func:`scorestd.kernels.paired_decisions.paired_decisions`:
+``(1 + #{as extreme}) / (B + 1)``, what the published ``#{as extreme} / B`` is at its
+``B = 10⁶``) by :func:`scorestd.kernels.paired_decisions.paired_decisions`:
 critical values and tables instead of p-values, one matrix of ``B`` resamples per 512
 trials with a randomisation of its own for each trial.
 
