@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from .._progress import quiet
 from .._version import __version__
 from ..errors import ScorestdError, ScorestdWarning
+from ._common import check_outputs
 
 #: Modules of this package that define subcommands.
 COMMANDS: tuple[str, ...] = (
@@ -73,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", ScorestdWarning)  # printed, never raised
         warnings.showwarning = show
         try:
+            check_outputs(args)  # before any reading or computing
             with quiet(args.quiet or args.no_progress):
                 return int(args.func(args) or 0)
         except BrokenPipeError:  # pragma: no cover - output piped into `head`

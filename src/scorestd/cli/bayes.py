@@ -145,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
             plot_pair_probabilities(fit.pairs(), path=args.heatmap)
             print(f"figure written to {args.heatmap}")
         if args.save:
-            fit.to_datatree().to_netcdf(args.save)
+            from ..io.atomic import atomic_netcdf
+
+            atomic_netcdf(fit.to_datatree(), args.save)
             print(f"posterior written to {args.save}")
     return 0
 

@@ -192,7 +192,9 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     print_table(result.summary().reset_index())
     write_table(result, args)
     if args.save:
-        result.data.to_netcdf(args.save)
+        from ..io.atomic import atomic_netcdf
+
+        atomic_netcdf(result.data, args.save)
         notice(f"rates written to {args.save}")
     if not args.no_figure:
         write_figure(result, args.out or "experiment-error-rates.png", kind=args.plot)

@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
                 diagnostics = simulation_diagnostics(sim, cubes)
     except ValueError as exc:
         raise ScorestdError(str(exc)) from exc
-    cubes.to_dataset(name="score").to_netcdf(args.out)
+    from ..io.atomic import atomic_netcdf
+
+    atomic_netcdf(cubes.to_dataset(name="score"), args.out)
     print(f"{args.trials} collections of {cubes.sizes['topic']} topics × "
           f"{cubes.sizes['system']} systems ({sim.margins.measure}, {sim.copula.name} copula) "
           f"written to {args.out}")
