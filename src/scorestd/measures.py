@@ -23,7 +23,7 @@ from typing import Literal
 
 import numpy as np
 
-from ._options import check_option
+from ._options import _as_float, check_option
 from .errors import OptionError
 
 __all__ = ["TOLERANCE", "Measure", "measure_info", "out_of_range", "out_of_range_by_measure",
@@ -223,6 +223,10 @@ def register_measure(
     '[-1, 1]'
     """
     check_option(support, Support, "support")
+    lower, upper = _as_float("lower", lower), _as_float("upper", upper)
+    if math.isnan(lower) or math.isnan(upper):
+        raise OptionError(f"lower and upper must be numbers (±inf for an open end); got "
+                          f"{lower} and {upper}")
     if not lower < upper:
         raise OptionError(f"lower must be < upper; got {lower} and {upper}")
     if support == "multiples" and not cutoff:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._options import MissingPrior, check_option
+from .._options import MissingPrior, check_flag, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.smoothing import prior_mean, smooth_kernel
@@ -86,6 +86,7 @@ def smooth(
     [[0.44, 0.16], [0.28, 0.08]]
     """
     new = validate(scores, what="scores")
+    cross_collection = check_flag("cross_collection", cross_collection)
     check_same_collection(new, prior, what="prior", allowed=cross_collection)
     old = _prior_on_measures(validate(prior, what="prior"), new)
     missing_prior = check_option(missing_prior, MissingPrior, "missing_prior")

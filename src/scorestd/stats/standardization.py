@@ -6,7 +6,7 @@ from typing import Any
 
 import xarray as xr
 
-from .._options import Degenerate, check_option
+from .._options import Degenerate, check_flag, check_option
 from ..dims import SYSTEM
 from ..mapping import maps_extra_dims
 from ..models._base import Model
@@ -100,6 +100,7 @@ def standardize(
     """
     check_option(dim, (SYSTEM,), "dim")
     check_option(degenerate, Degenerate, "degenerate")
+    cross_collection = check_flag("cross_collection", cross_collection)
     if reference is None:  # fitted on the scores themselves, in one pass where it can
         instance = instantiate(model, **model_kwargs)
         return _record_model(instance.standardize(scores, degenerate=degenerate), instance,
