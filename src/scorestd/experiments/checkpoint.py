@@ -15,7 +15,6 @@ error naming the first argument that differs.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -26,7 +25,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._progress import Progress, progress_bar
+from .._progress import progress_bar
 from ..errors import OptionError, ScoreDataError
 from ..io.atomic import atomic_output
 
@@ -46,13 +45,14 @@ class Study:
     arguments : mapping
         Everything the numbers depend on (seed included), JSON-serialisable.
     total : int
-        Trials of the whole study (for the progress bar and its ETA).
+        Trials of the whole study.
     folder : path, optional
         Where finished chunks are written and read back; ``None``: nothing is written.
     progress : bool, optional
-        One progress bar over the whole study (default: when standard error is a
-        terminal). Chunks read back are taken off its total, so its ETA counts only the
-        work left.
+        A progress bar per cell (default: when standard error is a terminal); run
+        inside a job's bar (:func:`scorestd._progress.progress_bar`, as
+        :func:`~scorestd.error_rates` does) each cell moves its share of that one bar.
+        Chunks read back count as done.
 
     Raises
     ------
@@ -83,8 +83,6 @@ class Study:
         self.folder = None if folder is None else Path(folder)
         self.show = progress
         self.total = int(total)
-        self._bars = contextlib.ExitStack()
-        self.bar: Progress | None = None
         if self.folder is not None:
             self._open_folder()
 
@@ -118,16 +116,8 @@ class Study:
         self.close()
 
     def close(self) -> None:
-        """Close the progress bar (the study may still be resumed from its folder)."""
-        self._bars.close()
-        self.bar = None
-
-    def _progress(self, desc: str | None) -> Progress:
-        # one bar over the study (or the share of an enclosing job's bar it runs in)
-        if self.bar is None:
-            self.bar = self._bars.enter_context(
-                progress_bar(self.total, "study", show=self.show, unit="trial"))
-        return self.bar
+        """Nothing to release: each cell's bar closes with the cell (the study may be
+        resumed from its folder at any time)."""
 
     def run(self, cell: str, kept: np.ndarray,
             compute: Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]],
@@ -138,16 +128,17 @@ class Study:
         counts of the given blocks (arrays that add up), the same for the same blocks.
         """
         kept = np.asarray(kept)
-        bar = self._progress(desc)
         total: dict[str, np.ndarray] | None = None
-        for start in range(0, len(kept), CHUNK_BLOCKS):
-            blocks = np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
-            counts = self._read(cell, start // CHUNK_BLOCKS, blocks, kept)
-            if counts is None:
-                counts = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
-                self._write(cell, start // CHUNK_BLOCKS, blocks, kept, counts)
-            bar.advance(int(kept[blocks].sum()))  # a chunk done before counts as done
-            total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
+        # a bar per cell: inside an enclosing job (error_rates) it moves that job's share
+        with progress_bar(int(kept.sum()), desc or cell, show=self.show, unit="trial") as bar:
+            for start in range(0, len(kept), CHUNK_BLOCKS):
+                blocks = np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
+                counts = self._read(cell, start // CHUNK_BLOCKS, blocks, kept)
+                if counts is None:
+                    counts = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
+                    self._write(cell, start // CHUNK_BLOCKS, blocks, kept, counts)
+                bar.advance(int(kept[blocks].sum()))  # a chunk done before counts as done
+                total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
         return total
 
     def _path(self, cell: str, chunk: int) -> Path:
