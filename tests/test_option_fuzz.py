@@ -63,7 +63,8 @@ def calls(tmp_path_factory):
 #: Public names not called here, and why.
 NOT_CALLED = {
     "bayes_compare", "bayes_crossed", "bayes_standardize", "assurance",
-    "assurance_topic_set_size",  # Bayes: options tested in tests/bayes
+    "assurance_topic_set_size", "simulation_based_calibration",
+    "plot_system_differences",  # Bayes: options tested in tests/bayes
     "fit_margins", "fit_simulator", "simulate", "simulation_diagnostics", "error_rates",
     # simulation and error-rate studies: options tested in tests/simulation, tests/experiments
     "within_collection", "between_collection", "smoothing_experiment", "estd_stability",
