@@ -19,6 +19,7 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.smoothing import prior_mean, smooth_kernel
 from ..mapping import maps_extra_dims
+from ..measures import same_measure
 from ..score_cube import check_same_collection, match_input_dims, validate
 
 __all__ = ["smooth"]
@@ -132,6 +133,10 @@ def smooth(
 def _prior_on_measures(old: xr.DataArray, new: xr.DataArray) -> xr.DataArray:
     """The prior restricted to (and labelled like) the measures of the new scores."""
     if old.sizes[MEASURE] == 1 and new.sizes[MEASURE] == 1:
+        before, after = str(old[MEASURE].values[0]), str(new[MEASURE].values[0])
+        if not same_measure(before, after):  # never smooth AP towards an nDCG prior
+            raise ScoreDataError(f"the prior is of measure {before!r}, the scores of "
+                                 f"{after!r}; give a prior of the same measure")
         return old.assign_coords({MEASURE: new[MEASURE].values})
     lacking = np.setdiff1d(new[MEASURE].values, old[MEASURE].values)
     if lacking.size:
