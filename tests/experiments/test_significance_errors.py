@@ -152,7 +152,7 @@ def test_bad_arguments(normal_collection):
     ({"deltas": [0.99]}, "δ = 0.99 cannot be reached"),
     ({"deltas": [1.5]}, "deltas must be strictly between 0 and 1"),
     ({"n_topics": [2]}, "n_topics must be an integer ≥ 3"),
-    ({"n_topics": []}, "n_topics must not be empty"),
+    ({"n_topics": []}, "n_topics must hold at least one value"),
     ({"trials": 0}, "trials must be an integer ≥ 1"),
     ({"alphas": [0.05, 1]}, "alphas must be strictly between 0 and 1"),
     ({"copula": "t"}, "copula must be one of"),

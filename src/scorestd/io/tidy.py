@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._options import check_flag
 from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..frames import COLUMN_ALIASES, id_like, role_of
@@ -210,6 +211,7 @@ def to_dataframe(scores: xr.DataArray, *, dropna: bool = False) -> pd.DataFrame:
     >>> to_dataframe(c).to_dict("records")[0]
     {'system': 'a', 'topic': '401', 'measure': 'ap', 'value': 0.5}
     """
+    dropna = check_flag("dropna", dropna)
     c = validate(scores, check_range=False, extra_dims=True)  # written as given
     extra = list(c.dims[:-3])
     order = [*extra, SYSTEM, TOPIC, MEASURE]

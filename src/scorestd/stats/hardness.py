@@ -12,7 +12,15 @@ from typing import Any, NamedTuple
 import numpy as np
 import xarray as xr
 
-from .._options import HardnessDegenerate, HardnessMethod, SplitExtra, SplitKind, check_option
+from .._options import (
+    HardnessDegenerate,
+    HardnessMethod,
+    SplitExtra,
+    SplitKind,
+    check_count,
+    check_flag,
+    check_option,
+)
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.hardness import hardest_first, split_sizes, topic_hardness_kernel
@@ -87,6 +95,7 @@ def topic_hardness(
     cube = validate(scores, extra_dims=True)
     method = check_option(method, HardnessMethod, "method")
     degenerate = check_option(degenerate, HardnessDegenerate, "degenerate")
+    skipna, ddof = check_flag("skipna", skipna), check_count("ddof", ddof, 0)
     result = xr.apply_ufunc(
         topic_hardness_kernel,
         cube,

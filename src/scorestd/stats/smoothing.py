@@ -14,11 +14,12 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._options import MissingPrior, check_option
+from .._options import MissingPrior, check_flag, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.smoothing import prior_mean, smooth_kernel
 from ..mapping import maps_extra_dims
+from ..measures import same_measure
 from ..score_cube import check_same_collection, extra_dims_of, match_input_dims, validate
 
 __all__ = ["smooth"]
@@ -86,6 +87,7 @@ def smooth(
     [[0.44, 0.16], [0.28, 0.08]]
     """
     new = validate(scores, what="scores", extra_dims=True)
+    cross_collection = check_flag("cross_collection", cross_collection)
     check_same_collection(new, prior, what="prior", allowed=cross_collection)
     old = _prior_on_measures(validate(prior, what="prior", extra_dims=True), new)
     if extra_dims_of(old) and set(extra_dims_of(old)) != set(extra_dims_of(new)):
@@ -136,6 +138,10 @@ def smooth(
 def _prior_on_measures(old: xr.DataArray, new: xr.DataArray) -> xr.DataArray:
     """The prior restricted to (and labelled like) the measures of the new scores."""
     if old.sizes[MEASURE] == 1 and new.sizes[MEASURE] == 1:
+        before, after = str(old[MEASURE].values[0]), str(new[MEASURE].values[0])
+        if not same_measure(before, after):  # never smooth AP towards an nDCG prior
+            raise ScoreDataError(f"the prior is of measure {before!r}, the scores of "
+                                 f"{after!r}; give a prior of the same measure")
         return old.assign_coords({MEASURE: new[MEASURE].values})
     lacking = np.setdiff1d(new[MEASURE].values, old[MEASURE].values)
     if lacking.size:

@@ -6,7 +6,7 @@ from typing import Any
 
 import xarray as xr
 
-from .._options import Degenerate, check_option
+from .._options import Degenerate, check_flag, check_option
 from ..dims import SYSTEM
 from ..errors import ScoreDataError
 from ..mapping import fold_topics, maps_extra_dims, unfold_topics
@@ -101,6 +101,7 @@ def standardize(
     """
     check_option(dim, (SYSTEM,), "dim")
     check_option(degenerate, Degenerate, "degenerate")
+    cross_collection = check_flag("cross_collection", cross_collection)
     extra = extra_dims_of(scores) if isinstance(scores, xr.DataArray) else ()
     if extra and (reference is None or _same_extra_dims(reference, scores)):
         # every topic of every slice is fitted on its own: one pass over the folded rows
