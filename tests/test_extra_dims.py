@@ -40,8 +40,13 @@ MAPPED_CALLS = {
                     lambda c: scorestd.standardize(c, "normal", reference=_other_half(c))],
     "smooth": [lambda c: scorestd.smooth(c, c.isel(topic=slice(0, 5)).rename(
         topic="t").assign_coords(t=[f"p{i}" for i in range(5)]).rename(t="topic"), 0.5)],
-    "compare": [lambda c: scorestd.compare(c), lambda c: scorestd.compare(
-        c, "permutation", baseline="s1", B=200, seed=3)],
+    "compare": [lambda c: scorestd.compare(c, correction="holm"),
+                lambda c: scorestd.compare(c, "permutation", baseline="s1", B=200, seed=3),
+                lambda c: scorestd.compare(c, "bootstrap", B=200, seed=4),
+                lambda c: scorestd.compare(c, "wilcoxon", baseline="s2"),
+                lambda c: scorestd.compare(c, "sign"),
+                lambda c: scorestd.compare(c, "tukey_hsd"),
+                lambda c: scorestd.compare(c, "randomised_tukey_hsd", B=200, seed=6)],
     "compare_unpaired": [lambda c: scorestd.compare_unpaired(
         c.isel(topic=slice(0, 4)), c.isel(topic=slice(4, None)))],
     "tukey_hsd": [lambda c: scorestd.tukey_hsd(c)],
@@ -80,6 +85,7 @@ REFUSED = {
     "split_half": lambda c: scorestd.split_half(c),
     "standardization_report": lambda c: scorestd.standardization_report(c),
     "swap_rate": lambda c: scorestd.swap_rate(c),
+    "table": lambda c: scorestd.table(c),  # one table per collection
     "topic_split": lambda c: scorestd.topic_split(c),
     "within_collection": lambda c: scorestd.within_collection(c),
     "write_matrix_csv": lambda c: scorestd.write_matrix_csv(c, "never-written.csv"),

@@ -497,7 +497,7 @@ def refuse_extra_dims(obj: Any, function: str, what: str = "scores") -> None:
     >>> refuse_extra_dims(labelled([[0.5]]).expand_dims(fold=["a"]), "topic_split")
     Traceback (most recent call last):
     ...
-    scorestd.errors.ScoreDataError: scores given to topic_split have dims besides ...
+    scorestd.errors.ScoreDataError: scores given to topic_split: extra dims 'fold' (1) ...
     """
     extra = extra_dims_of(obj) if isinstance(obj, xr.DataArray) else ()
     if extra:
@@ -512,12 +512,11 @@ def _refuse_extra_dims(da: xr.DataArray, extra: tuple[Hashable, ...], what: str,
     names = ", ".join(f"{dim!r} ({da.sizes[dim]})" for dim in extra)
     first = ", ".join(f"{dim}={_outer_label(da, dim, 0)!r}" for dim in extra)
     raise ScoreDataError(
-        f"{what} {'given to ' + function + ' ' if function else ''}have dims besides topic, "
-        f"system and measure: {names}. "
-        f"{function or 'This function'} works on one collection: select one slice "
-        f"(scores.sel({first}), or --select on the command line). The statistics "
-        "(describe, standardize, aggregate, compare, correlation …) map over such dims: "
-        "see 'Extra dimensions' in the documentation")
+        f"{what}{' given to ' + function if function else ''}: extra dims {names} besides "
+        f"topic, system and measure. {function or 'This function'} works on one collection: "
+        f"select one slice (scores.sel({first}), or --select on the command line). The "
+        "statistics (describe, standardize, aggregate, compare, correlation …) map over "
+        "such dims: see 'Extra dimensions' in the documentation")
 
 
 def _checked_outer_labels(da: xr.DataArray, dim: Hashable, what: str) -> np.ndarray:
@@ -581,13 +580,13 @@ def first_cell(flagged: np.ndarray) -> tuple[int, ...]:
     return tuple(int(k[0]) for k in np.nonzero(flagged))
 
 
-def cell_label(cube: xr.DataArray, t: int, s: int, m: int) -> str:
-    """``"topic 'a', system 'b', measure 'c'"`` for position (t, s, m) of a cube.
+def cell_label(cube: xr.DataArray, *position: int) -> str:
+    """``"topic 'a', system 'b', measure 'c'"`` for position (t, s, m) of a canonical cube,
+    led by the labels of its extra dims for a position (…, t, s, m) of one that has them.
 
     Examples
     --------
     >>> cell_label(cube([[0.5, 0.2]], topics=["q7"]), 0, 1, 0)
     "topic 'q7', system 's2', measure 'score'"
     """
-    return (f"topic {str(cube[TOPIC].values[t])!r}, system {str(cube[SYSTEM].values[s])!r}, "
-            f"measure {str(cube[MEASURE].values[m])!r}")
+    return _where(cube, *position)

@@ -57,3 +57,37 @@ def test_experiment_error_rates_vine_without_the_extra(capsys, without_pyvinecop
                  "--trials", "64", "--copula", "vine", "--no-progress", "--no-figure"])
     assert code == 1
     assert 'pip install "scorestd[vine]"' in capsys.readouterr().err
+
+
+def test_experiment_error_rates_resumes_from_its_results_dir(capsys, tmp_path):
+    folder = tmp_path / "study"
+    args = ["experiment", "error-rates", "--data", "adhoc8", "--measure", "ap",
+            "--n-topics", "25", "--deltas", "none", "--tests", "paired_t,sign",
+            "--trials", "128", "--no-progress", "--no-figure", "--results-dir", str(folder)]
+    assert main(args + ["--save", str(tmp_path / "a.nc")]) == 0
+    chunks = sorted(folder.glob("*/*.nc"))
+    assert [p.parent.name for p in chunks] == ["type1_ap_n25"]
+    assert main(args + ["--save", str(tmp_path / "b.nc")]) == 0  # read back, not recomputed
+    with xr.open_dataset(tmp_path / "a.nc") as a, xr.open_dataset(tmp_path / "b.nc") as b:
+        assert a["type1"].identical(b["type1"])
+    capsys.readouterr()
+    assert main(args[:-2] + ["--seed", "3", "--results-dir", str(folder)]) == 1
+    assert "run with seed=0, not seed=3" in capsys.readouterr().err
+
+
+def test_full_size_sets_the_published_design(monkeypatch, capsys):
+    from scorestd.experiments import significance_errors
+
+    seen = {}
+
+    def fake(collections, *, deltas=significance_errors.DELTAS, **kwargs):
+        seen.update(kwargs, deltas=deltas)
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(significance_errors, "error_rates", fake)
+    monkeypatch.setattr("scorestd.experiments.error_rates", fake)
+    assert main(["experiment", "error-rates", "--full-size", "--no-figure"]) == 1
+    assert (seen["trials"], seen["trials_type2"], seen["B"]) == (1_667_000, 167_000, 10_000)
+    assert seen["results_dir"] == "error-rates-full-size" and seen["measures"] is None
+    assert len(seen["deltas"]) == 10 and "n_topics" not in seen  # defaults: 25, 50, 100
+    assert "stop here" in capsys.readouterr().err

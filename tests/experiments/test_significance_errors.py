@@ -46,8 +46,10 @@ def test_type1_error_of_the_t_test_on_normal_data_is_alpha(normal_collection):
         for tails in (1, 2):
             for alpha in (0.01, 0.05, 0.1):
                 rate = res.data["type1"].sel(test=test, tails=tails, alpha=alpha).item()
-                se = np.sqrt(alpha * (1 - alpha) / 6400)
-                assert abs(rate - alpha) < 4 * se, (test, tails, alpha, rate)
+                # p = #{as extreme} / B as published: P(p <= α) = (⌊αB⌋ + 1) / (B + 1)
+                level = alpha if test == "paired_t" else (np.floor(alpha * 500) + 1) / 501
+                se = np.sqrt(level * (1 - level) / 6400)
+                assert abs(rate - level) < 4 * se, (test, tails, alpha, rate)
     se = res.data["type1_se"].sel(test="paired_t", tails=2, alpha=0.05).item()
     assert se == pytest.approx(np.sqrt(0.05 * 0.95 / 6400), rel=0.1)
 

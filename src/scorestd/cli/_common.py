@@ -69,18 +69,63 @@ def add_measure_and_format(parser: argparse.ArgumentParser, *,
                              "stop (strict); default: union, with a warning")
     parser.add_argument("--strict", action="store_true",
                         help="stop on scores outside their measure's range (default: warn)")
+    parser.add_argument("--select", action="append", type=_selection, metavar="DIM=LABEL",
+                        help="one slice of a file with extra dims, e.g. the trial of a "
+                             "simulated collection: --select trial=3 (repeat for several "
+                             "dims)")
     add_systems_argument(parser)
 
 
 def load_data(args: argparse.Namespace, source: str | None = None, *,
-              select: bool = True) -> xr.DataArray:
+              extra_dims: bool = False, select: bool = True) -> xr.DataArray:
     """Load the DATA argument (or ``source``) as a cube, with the reading options and
-    (with ``select``) the ``--systems`` selection."""
+    (with ``select``) the ``--systems`` selection.
+
+    The slices of ``--select`` are taken; a cube left with extra dims (``trial`` …) is an
+    error naming them unless ``extra_dims`` (the command maps over them).
+    """
     from ..io import load
 
-    cube = load(args.data if source is None else source, format=args.format,
-                measure=args.measure, **reading_options(args))
+    name = args.data if source is None else source
+    cube = load(name, format=args.format, measure=args.measure, **reading_options(args))
+    cube = selected(cube, getattr(args, "select", None) or [], name=str(name),
+                    extra_dims=extra_dims, command=getattr(args, "command", None))
     return select_systems(cube, getattr(args, "systems", None)) if select else cube
+
+
+def selected(cube: xr.DataArray, selections: list[tuple[str, str]], *, name: str,
+             extra_dims: bool, command: str | None = None) -> xr.DataArray:
+    """``cube`` at the ``--select`` slices (labels matched as text), checked for extra dims."""
+    from ..score_cube import extra_dims_of
+
+    for dim, label in selections:
+        if dim not in extra_dims_of(cube):
+            raise ScorestdError(f"--select {dim}={label}: {name} has no extra dim {dim!r} "
+                                f"(its dims: {', '.join(map(str, cube.dims))})")
+        labels = ([str(v) for v in cube[dim].values.tolist()] if dim in cube.coords
+                  else [str(i) for i in range(cube.sizes[dim])])
+        if label not in labels:
+            shown = ", ".join(labels[:5]) + (" …" if len(labels) > 5 else "")
+            raise ScorestdError(f"--select {dim}={label}: {name} has no {dim} {label!r} "
+                                f"({dim}s: {shown})")
+        cube = cube.isel({dim: labels.index(label)}, drop=True)
+    extra = extra_dims_of(cube)
+    if extra and not extra_dims:
+        listed = ", ".join(f"{dim} ({cube.sizes[dim]})" for dim in extra)
+        first = " ".join(f"--select {dim}="
+                         f"{cube[dim].values[0] if dim in cube.coords else 0}" for dim in extra)
+        raise ScorestdError(
+            f"{name} holds several collections (extra dims: {listed}); "
+            f"{'scorestd ' + command if command else 'this command'} works on one: pick it "
+            f"with {first}. info, convert and standardize read the whole file")
+    return cube
+
+
+def _selection(text: str) -> tuple[str, str]:
+    dim, sep, label = text.partition("=")
+    if not sep or not dim.strip() or not label.strip():
+        raise argparse.ArgumentTypeError(f"use DIM=LABEL, e.g. trial=3; got {text!r}")
+    return dim.strip(), label.strip()
 
 
 def reading_options(args: argparse.Namespace) -> dict[str, Any]:

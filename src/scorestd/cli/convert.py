@@ -24,8 +24,9 @@ def run(args: argparse.Namespace) -> int:
 
     output_format(args.output, args.to)  # an unknown suffix stops here, before reading
     check_output(args.output)
-    cube = load_data(args)
+    cube = load_data(args, extra_dims=True)
     out = save(cube, args.output, format=args.to, measure=args.measure)
-    notice(f"wrote {out} ({cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
+    outer = "".join(f"{cube.sizes[dim]} {dim}s, " for dim in cube.dims[:-3])
+    notice(f"wrote {out} ({outer}{cube.sizes['topic']} topics, {cube.sizes['system']} systems, "
           f"{cube.sizes['measure']} measures)")
     return 0

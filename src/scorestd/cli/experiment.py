@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from typing import get_args
+from typing import Any, get_args
 
 from .._options import SimulationCopula
 from ..errors import ScorestdError
@@ -29,7 +29,17 @@ EXPERIMENTS = {
     "split-half": ("split_half", "adhoc8_ap", None),
     "smoothing": ("smoothing_experiment", "robust2004", "ap"),
     "error-rates": ("error_rates", None, None),
+    "topic-set-validation": ("topic_set_validation", "adhoc8_ap", "ap"),
+    "estd-stability": ("estd_stability", "adhoc8_ap", "ap"),
 }
+#: Studies on simulated collections: they take trials and a seed, not the engine's options.
+SIMULATION_STUDIES = ("topic-set-validation", "estd-stability")
+
+
+#: ``--full-size``: the published study (R/common.R of the authors' code: 1,667 batches of
+#: 1,000 Type I trials, 167 per δ of Type II), with B = 10,000 resamples by default.
+FULL_SIZE = {"trials": 1_667_000, "trials_type2": 167_000, "B": 10_000,
+             "results_dir": "error-rates-full-size"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,10 +49,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "figure. within/between: Urbano, Lima & Hanjalic (2019); "
                     "split-half: Ravana & Moffat (2009); smoothing: Ravana, Park & Moffat "
                     "(2009); error-rates: Urbano, Lima & Hanjalic (2019), the Type I, II and "
-                    "III errors of significance tests on simulated collections.", data=False)
+                    "III errors of significance tests on simulated collections; "
+                    "topic-set-validation: a topic set size design's promised power "
+                    "checked on simulated collections; estd-stability: E-std against the "
+                    "size of the reference pool.", data=False)
     p.add_argument("name", choices=list(EXPERIMENTS), help="which experiment")
-    p.add_argument("--data", help="score file or bundled dataset (default: robust2004; "
-                                  "adhoc8_ap for split-half)")
+    p.add_argument("--data", nargs="+", metavar="DATA",
+                   help="score files or bundled datasets (default: robust2004; adhoc8_ap for "
+                        "split-half, topic-set-validation and estd-stability; for "
+                        "error-rates the eight bundled collections of the paper, or the "
+                        "collections given, together). Every other experiment runs on each "
+                        "in turn")
     add_measure_and_format(p, measure_help="measure to use (default: ap)")
     p.add_argument("--trials", type=int, default=1000, help="number of trials (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
@@ -66,12 +83,24 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "permutation,bootstrap)")
     er.add_argument("--trials-type2", type=int, default=None,
                     help="Type II trials per δ (default: --trials / 5)")
-    er.add_argument("--resamples", "-B", type=int, default=2000,
-                    help="permutation/bootstrap resamples (default 2000)")
+    er.add_argument("--resamples", "-B", type=int, default=None,
+                    help="permutation/bootstrap resamples (default 2000; 10000 with "
+                         "--full-size)")
     er.add_argument("--copula", choices=get_args(SimulationCopula), default="gaussian",
                     help="dependence of a pair of runs: gaussian (fast; default) or vine "
                          "(a copula per pair by AIC, as the paper; scorestd[vine])")
     er.add_argument("--save", help="write the rates to this netCDF file")
+    er.add_argument("--full-size", action="store_true",
+                    help=f"the published design: {FULL_SIZE['trials']:,} Type I trials per "
+                         f"measure and topic set size, {FULL_SIZE['trials_type2']:,} Type II "
+                         "trials per δ (overriding --trials and --trials-type2), every "
+                         "measure, n = 25,50,100, δ = .01,…,.10; written as it goes to "
+                         f"--results-dir (default {FULL_SIZE['results_dir']}), so that a "
+                         "rerun resumes it")
+    er.add_argument("--results-dir",
+                    help="folder the study writes its counts to as it goes (one netCDF "
+                         "file per 16,384 trials); rerun with the same arguments to resume "
+                         "an interrupted study")
     er.add_argument("--plot", choices=("type1", "power", "power_alpha", "type3"),
                     default="type1",
                     help="figure: Type I error rate against α (default), power or Type III "
@@ -93,37 +122,62 @@ def run(args: argparse.Namespace) -> int:
         return _run_error_rates(args)
     function = getattr(_experiments(), name)
     args.measure = args.measure or measure
-    cube = load_data(args, args.data or data)
-    kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
-              "memory": args.memory, "progress": not args.no_progress}
-    if args.schemes:
-        kwargs["schemes"] = split_list(args.schemes)
-    try:
-        with _client(args.workers) as client:
-            result = function(cube, client=client, **kwargs)
-    except ValueError as exc:  # bad sizes for these data: a usage error worth one line
-        raise ScorestdError(str(exc)) from exc
-    print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']} "
-          f"{result.data.attrs['measure']}, {args.trials} trials, seed {args.seed}")
-    print_table(result.summary())
-    write_table(result, args)
-    if not args.no_figure:
-        write_figure(result, args.out or f"experiment-{args.name}.png")
+    sources = args.data or [data]
+    figures = _per_source(None if args.no_figure else args.out or f"experiment-{args.name}.png",
+                          sources)
+    tables = _per_source(getattr(args, "output", None), sources)
+    for source, figure, table in zip(sources, figures, tables, strict=True):
+        cube = load_data(args, source)
+        if args.name in SIMULATION_STUDIES:
+            kwargs = {"trials": args.trials, "seed": args.seed, "measure": args.measure}
+        else:
+            kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
+                      "memory": args.memory, "progress": not args.no_progress}
+        if args.schemes:
+            kwargs["schemes"] = split_list(args.schemes)
+        try:
+            with _client(0 if args.name in SIMULATION_STUDIES else args.workers) as client:
+                extra = {} if client is None else {"client": client}
+                result = function(cube, **kwargs, **extra)
+        except ValueError as exc:  # bad sizes for these data: a usage error worth one line
+            raise ScorestdError(str(exc)) from exc
+        attrs = result.data.attrs
+        print(f"{attrs['experiment']}: {attrs.get('data', source)} "
+              f"{attrs.get('measure', args.measure)}, {args.trials} trials, seed {args.seed}")
+        print_table(result.summary())
+        write_table(result, argparse.Namespace(**{**vars(args), "output": table}))
+        if figure:
+            write_figure(result, figure)
     return 0
+
+
+def _per_source(path: str | None, sources: list[str]) -> list[str | None]:
+    """One output file per source: ``path`` as it is for one source, with the source's
+    name before the suffix for several (``fig.png`` → ``fig-a8.png``)."""
+    from pathlib import Path
+
+    if not path or len(sources) == 1:
+        return [path] * len(sources)
+    p = Path(path)
+    return [str(p.with_name(f"{p.stem}-{Path(source).stem}{p.suffix}")) for source in sources]
 
 
 def _run_error_rates(args: argparse.Namespace) -> int:
     error_rates = _experiments().error_rates
-    collections = split_list(args.data) or None
+    collections = _error_rate_collections(args)
     deltas = (None if (args.deltas or "").strip().lower() == "none"
               else split_list(args.deltas, float) or error_rates.__kwdefaults__["deltas"])
     if deltas is None and args.plot != "type1" and not args.no_figure:
         raise ScorestdError(f"--plot {args.plot} needs the Type II trials: drop --deltas none")
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
-              "B": args.resamples, "seed": args.seed, "batch_size": args.batch_size,
-              "memory": args.memory, "progress": not args.no_progress, "deltas": deltas,
-              "copula": args.copula}
+              "B": args.resamples or 2000, "seed": args.seed, "batch_size": args.batch_size,
+              "memory": args.memory, "progress": False if args.no_progress else None,
+              "deltas": deltas, "copula": args.copula, "results_dir": args.results_dir}
+    if args.full_size:
+        kwargs.update(trials=FULL_SIZE["trials"], trials_type2=FULL_SIZE["trials_type2"],
+                      B=args.resamples or FULL_SIZE["B"],
+                      results_dir=args.results_dir or FULL_SIZE["results_dir"])
     if args.n_topics:
         kwargs["n_topics"] = split_list(args.n_topics, int)
     if args.tests:
@@ -134,7 +188,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise ScorestdError(str(exc)) from exc
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']}; "
-          f"{args.trials} Type I trials, seed {args.seed}")
+          f"{kwargs['trials']} Type I trials, seed {args.seed}")
     print_table(result.summary().reset_index())
     write_table(result, args)
     if args.save:
@@ -143,6 +197,27 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     if not args.no_figure:
         write_figure(result, args.out or "experiment-error-rates.png", kind=args.plot)
     return 0
+
+
+def _error_rate_collections(args: argparse.Namespace) -> dict[str, Any] | None:
+    """``--data``: name → cube, each file named by its stem (``a8.nc`` → ``a8``), each
+    bundled dataset by its name; a comma list of names is read as several (as before)."""
+    from pathlib import Path
+
+    if not args.data:
+        return None
+    sources = [part for item in args.data
+               for part in ([item] if Path(item).exists() else split_list(item))]
+    names = [Path(source).stem for source in sources]
+    if len(set(names)) < len(names):
+        raise ScorestdError(f"--data: two collections have the same name ({', '.join(names)}); "
+                            "rename a file")
+    measure, args.measure = args.measure, None  # the study's --measure is a list
+    try:
+        return {name: load_data(args, source) for name, source in zip(names, sources,
+                                                                        strict=True)}
+    finally:
+        args.measure = measure
 
 
 @contextlib.contextmanager

@@ -22,12 +22,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..score_cube import extra_dims_of
     from ..stats.descriptive import describe
 
     check_table_output(args)
-    cube = load_data(args)
+    cube = load_data(args, extra_dims=True)
     lines = {"data": args.data, **cube.attrs}
-    lines["shape"] = (f"{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
+    outer = "".join(f"{cube.sizes[dim]} {dim}s × " for dim in extra_dims_of(cube))
+    lines["shape"] = (f"{outer}{cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} systems × "
                       f"{cube.sizes[MEASURE]} measures")
     lines["measures"] = ", ".join(cube[MEASURE].values.tolist())
     lines["missing"] = f"{int(cube.isnull().sum())} of {cube.size} cells"
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     for key, value in lines.items():
         print(f"{key + ':':<{width}}{value}")
     print()
-    summary = describe(cube)
+    summary = describe(cube)  # per slice of the extra dims, if any
     print_table(summary)  # with what each column means
     write_table(summary, args, caption=f"{args.data}: {lines['shape']}.")
     return 0

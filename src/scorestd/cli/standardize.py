@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.output)
     if args.save_fitted is not None:
         check_output(args.save_fitted)
-    collection = load_data(args, select=False)
+    collection = load_data(args, extra_dims=True, select=False)
     cube = select_systems(collection, args.systems)
     if args.fitted is not None:
         reference = read_fitted(args.fitted)

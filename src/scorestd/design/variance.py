@@ -184,7 +184,8 @@ def _squeeze_single_2d(result: xr.DataArray, original: Any) -> xr.DataArray:
 def _standardized(c: xr.DataArray, scheme: str,
                   options: Mapping[str, Mapping[str, Any]] | None) -> xr.DataArray:
     model = scheme_model(scheme, options)
-    return c if model is None else validate(model.standardize(c))
+    # standardized values, not scores of the measure: no range to check
+    return c if model is None else validate(model.standardize(c), check_range=False)
 
 
 def _pooled(collections: list[xr.DataArray], kind: str) -> xr.DataArray:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -129,3 +131,26 @@ def ranking_agreement(x: np.ndarray, reference: np.ndarray) -> dict[str, np.ndar
         "tau_ap_b": taus.tau_ap_b,
         "pearson": pearson(x, np.broadcast_to(reference, x.shape)),
     }
+
+
+def collection_from(source: Any) -> tuple[str | None, Any]:
+    """``(name, cube)`` for a study's collection given as a cube, a simulator, a score file
+    or a bundled dataset name; the name is the file's stem or the dataset's name (``None``
+    for an object, whose ``attrs`` say what it is).
+
+    Examples
+    --------
+    >>> name, cube = collection_from("adhoc8_ap")
+    >>> name, cube.sizes["system"]
+    ('adhoc8_ap', 129)
+    """
+    if isinstance(source, str | os.PathLike):
+        from ..io.formats import load
+
+        path = Path(source)
+        name = str(source) if isinstance(source, str) and not path.exists() else path.stem
+        cube = load(source)
+        if "collection" not in cube.attrs:
+            cube.attrs["collection"] = name
+        return name, cube
+    return None, source

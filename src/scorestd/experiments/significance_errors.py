@@ -26,15 +26,19 @@ counted rather than guessed:
 Tests (on experimental − baseline): the paired t-test, Wilcoxon signed-rank, sign test
 (differences within 0.01 are ties; a trial with only ties is left out of that test's
 rates, as the published code does), sign-flip permutation and bootstrap (shift) tests,
-one-tailed (``H1: experimental > baseline``) and two-tailed, at every α of the grid.
-The t-test's decisions compare the statistic with critical values computed once;
-permutation and bootstrap draw ``B`` fresh resamples for every block of 64 trials.
+one-tailed (``H1: experimental > baseline``) and two-tailed, at every α of the grid,
+decided as the published R code does (``round(p, 6) <= α``; R's ``t.test``,
+``wilcox.test`` and ``binom.test``; permutation and bootstrap p-values
+``#{as extreme} / B``) by :func:`scorestd.kernels.paired_decisions.paired_decisions`:
+critical values and tables instead of p-values, one matrix of ``B`` resamples per 512
+trials with a randomisation of its own for each trial.
 
 Every rate comes with its Monte Carlo standard error ``sqrt(r (1 − r) / trials)``.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from collections.abc import Mapping, Sequence
@@ -47,16 +51,14 @@ import xarray as xr
 from scipy import special, stats
 
 from .._options import SimulationCopula, check_count, check_option, memory_budget
-from ..datasets import load as load_dataset
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning
 from ..io.figures import save_figure
-from ..kernels.rank_tests import sign_test_all_pairs, wilcoxon_all_pairs
-from ..kernels.resampling_tests import mean_difference_pvalues
+from ..io.netcdf import content_digest
+from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
-from ..kernels.t_decisions import paired_t_complete
 from ..models._grid import stacked, table_inverse
-from ..score_cube import validate
+from ..score_cube import collection_of, validate
 from ..simulation import _random
 from ..simulation.copula import (
     GaussianCopula,
@@ -66,6 +68,8 @@ from ..simulation.copula import (
 )
 from ..simulation.fitting import fit_margins
 from ..simulation.transform import apply_transform, solve_mean_transform
+from ._common import collection_from
+from .checkpoint import Study
 from .engine import run_batches
 from .result import ALPHAS, Experiment
 
@@ -308,38 +312,11 @@ def _rejections(base: np.ndarray, exp: np.ndarray, alphas: np.ndarray, tests: Se
                 crit: dict[int, np.ndarray], B: int, root: np.random.SeedSequence, block: int
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rejections ``(tests, tails, N, A)``, valid trials ``(tests, N)`` and the sign of
-    the observed difference ``(N,)`` of a block of trials."""
-    n = base.shape[0]
-    x = np.stack([exp, base], axis=-1)  # (N, T, 2): pair (0, 1) is experimental − baseline
-    d = exp - base
-    reject = np.zeros((len(tests), 2, n, len(alphas)), dtype=bool)
-    valid = np.ones((len(tests), n), dtype=bool)
-    for k, test in enumerate(tests):
-        if test == "paired_t":
-            t, _ = paired_t_complete(x)
-            t = t[:, 0]
-            with np.errstate(invalid="ignore"):
-                reject[k, 0] = t[:, None] > crit[1]
-                reject[k, 1] = np.abs(t)[:, None] > crit[2]
-            continue
-        if test in ("permutation", "bootstrap"):
-            rng = _random.block_generator(root, block, stream=1 + (test == "bootstrap"))
-            p = mean_difference_pvalues(d, method=test, B=B, seed=rng,
-                                        alternatives=("greater", "two-sided"))
-            p1, p2 = p["greater"], p["two-sided"]
-        elif test == "wilcoxon":
-            p1 = wilcoxon_all_pairs(x, alternative="greater").pvalue[:, 0]
-            p2 = wilcoxon_all_pairs(x, alternative="two-sided").pvalue[:, 0]
-        else:  # sign
-            r1 = sign_test_all_pairs(x, alternative="greater", min_diff=_SIGN_MIN_DIFF)
-            p1 = r1.pvalue[:, 0]
-            p2 = sign_test_all_pairs(x, alternative="two-sided",
-                                     min_diff=_SIGN_MIN_DIFF).pvalue[:, 0]
-            valid[k] = r1.n[:, 0] > 0
-        reject[k, 0] = p1[:, None] < alphas
-        reject[k, 1] = p2[:, None] < alphas
-    reject &= valid[:, None, :, None]
-    return reject, valid, d.mean(axis=1) < 0
+    the observed difference ``(N,)`` of block ``block`` of trials (``crit`` is unused:
+    :func:`~scorestd.kernels.paired_decisions.paired_decisions` keeps its own)."""
+    r = paired_decisions(exp - base, alphas, tests, resamples=B, min_diff=_SIGN_MIN_DIFF,
+                         seed=root, first_trial=block * _random.BLOCK)
+    return r.reject, r.valid, r.negative
 
 
 def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[str, np.ndarray]:
@@ -362,7 +339,8 @@ def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[s
 
 
 def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, tests, alphas,
-         B, batch_size, progress, client, desc) -> dict[str, np.ndarray]:
+         B, batch_size, progress, client, desc, study: Study | None = None,
+         cell: str = "") -> dict[str, np.ndarray]:
     n_blocks = -(-trials // _random.BLOCK)
     blocks = np.arange(n_blocks)
     keep = np.minimum(trials - blocks * _random.BLOCK, _random.BLOCK)
@@ -379,8 +357,18 @@ def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, test
     crit = {1: stats.t.ppf(1 - alphas, df), 2: stats.t.ppf(1 - alphas / 2, df)}
     data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
             "support": pool.support, "crit": crit, "B": B, "root": root}
+    if study is not None:  # one progress bar over the whole study; chunks saved as they end
+        return study.run(cell, keep, functools.partial(
+            _counts, data=data, batch_size=batch_size, client=client), desc)
     out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
                       progress=progress, client=client, desc=desc)
+    return {k: v.sum(axis=0) for k, v in out.items()}
+
+
+def _counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size, client
+            ) -> dict[str, np.ndarray]:
+    out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
+                      progress=False, client=client)
     return {k: v.sum(axis=0) for k, v in out.items()}
 
 
@@ -487,7 +475,7 @@ class ErrorRates(Experiment):
 
 
 def error_rates(
-    collections: Mapping[str, Any] | Sequence[str] | None = None,
+    collections: Mapping[str, Any] | Sequence[Any] | str | os.PathLike | None = None,
     *,
     measures: Sequence[str] | None = None,
     n_topics: Sequence[int] = (25, 50, 100),
@@ -503,14 +491,18 @@ def error_rates(
     batch_size: int | None = None,
     progress: bool | None = None,
     client: Any = None,
+    results_dir: str | os.PathLike | None = None,
 ) -> ErrorRates:
     """Type I, II and III error rates of paired tests by simulation (Urbano et al. 2019).
 
     Parameters
     ----------
-    collections : mapping of name to cube, or sequence of bundled dataset names
-        The collections the simulators are fitted to (default: adhoc5–8 and
-        web2010–2013, bundled).
+    collections : mapping of name to cube or file, or sequence of cubes, files or names
+        The collections the simulators are fitted to: cubes, score files
+        (:func:`scorestd.load` reads them; named by their stem) or bundled dataset names
+        (default: adhoc5–8 and web2010–2013, bundled). A cube in a sequence is named by
+        its ``attrs["collection"]``. Each is one collection (a cube with extra dims is
+        refused: select a slice).
     measures : sequence of str, optional
         Measures to study (default: every measure of the collections, e.g. ap, p10,
         rr, ndcg20, err20). P@k and RR get discrete margins.
@@ -528,7 +520,8 @@ def error_rates(
     trials_type2 : int
         Type II/III trials per (measure, n_topics, δ).
     B : int
-        Resamples of the permutation and bootstrap tests (fresh for every 64 trials).
+        Resamples of the permutation and bootstrap tests (the paper: 1,000,000; one
+        matrix of them per 512 trials, randomised per trial).
     copula : {"gaussian", "vine"}
         Dependence of a pair of runs: the pair's entry of the collection's Gaussian
         copula (numpy, fast), or, as the paper, a bivariate copula per pair selected by
@@ -549,6 +542,12 @@ def error_rates(
         Progress bar (default: when standard error is a terminal).
     client : distributed.Client, optional
         Run the batches on a dask cluster.
+    results_dir : path, optional
+        Folder the study writes its counts to as it goes, one netCDF file per chunk of
+        16,384 trials (:class:`~scorestd.experiments.checkpoint.Study`): run again with the
+        same arguments and folder, an interrupted study resumes where it stopped and gives
+        the rates of an uninterrupted run; other arguments are refused (``OptionError``
+        naming the first that differs).
 
     Returns
     -------
@@ -604,8 +603,15 @@ def error_rates(
     type3 = np.zeros((len(measures), len(sizes), n_d, len(tests), len(alphas_arr)))
     valid2 = np.zeros((len(measures), len(sizes), n_d, len(tests)))
     warned, families = 0, {}
+    arguments = {"collections": {name: content_digest(c) for name, c in cubes.items()},
+                 "measures": list(measures), "n_topics": sizes, "alphas": alphas_arr,
+                 "deltas": deltas_arr, "tests": list(tests), "trials": trials,
+                 "trials_type2": trials_type2, "B": B, "copula": copula,
+                 "seed": seed_record(root)}
+    study = Study(arguments, len(measures) * len(sizes) * (trials + n_d * trials_type2),
+                  folder=results_dir, progress=progress)
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
-              "progress": progress, "client": client}
+              "progress": progress, "client": client, "study": study}
     for m, measure in enumerate(measures):
         pool = _pool(cubes, measure, copula)
         warned += pool.failures
@@ -614,7 +620,7 @@ def error_rates(
         for k, n in enumerate(sizes):
             child = child_sequence(root, m, k, 0)
             out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
-                       **kwargs)
+                       cell=f"type1_{measure}_n{n}", **kwargs)
             valid1[m, k] = out["valid"]
             type1[m, k] = out["reject"] / out["valid"][:, None, None]
         for j in range(n_d):
@@ -622,10 +628,12 @@ def error_rates(
             for k, n in enumerate(sizes):
                 child = child_sequence(root, m, k, j + 1)
                 out = _run(design2, pool, n, trials_type2, child,
-                           desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}", **kwargs)
+                           desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}",
+                           cell=f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}", **kwargs)
                 valid2[m, k, j] = out["valid"]
                 power[m, k, j] = out["reject"] / out["valid"][:, None, None]
                 type3[m, k, j] = out["wrong"] / out["valid"][:, None]
+    study.close()
     coords = {"measure": list(measures), "n_topics": sizes, "test": list(tests),
               "tails": list(TAILS), "alpha": alphas_arr}
     dims1 = ("measure", "n_topics", "test", "tails", "alpha")
@@ -652,11 +660,18 @@ def error_rates(
     return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs))
 
 
-def _collections(collections: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
+def _collections(collections: Mapping[str, Any] | Sequence[Any] | None) -> dict[str, Any]:
+    """Name → cube; cubes, score files and bundled dataset names, by name or in a list."""
     if collections is None:
         collections = COLLECTIONS
-    if isinstance(collections, Mapping):
-        return {str(k): validate(v) for k, v in collections.items()}
-    if isinstance(collections, str):
+    if isinstance(collections, str | os.PathLike | xr.DataArray):
         collections = [collections]
-    return {str(name): load_dataset(name) for name in collections}
+    if not isinstance(collections, Mapping):
+        named = [collection_from(c) for c in collections]
+        collections = {name or collection_of(cube) or f"collection{k + 1}": cube
+                       for k, (name, cube) in enumerate(named)}
+        if len(collections) < len(named):
+            raise ValueError("two collections have the same name; pass a mapping of name "
+                             "to cube or file")
+    return {str(k): validate(collection_from(v)[1], what=f"collection {k!r}",
+                             extra_dims="error_rates") for k, v in collections.items()}

@@ -28,6 +28,7 @@ from ..kernels.t_decisions import paired_t_complete
 from ..models.schemes import check_schemes, scheme_model
 from ..simulation import _random
 from ..simulation.simulator import Simulator, fit_simulator
+from ._common import collection_from
 from .result import Experiment, finish_figure
 
 __all__ = ["EstdStability", "TopicSetValidation", "estd_stability", "topic_set_validation"]
@@ -41,7 +42,11 @@ def _standardize(model, x: np.ndarray) -> np.ndarray:
 
 
 def _as_simulator(scores: Any, measure: str | None) -> Simulator:
-    return scores if isinstance(scores, Simulator) else fit_simulator(scores, measure=measure)
+    """A fitted simulator, from a simulator, a cube, a score file or a bundled dataset."""
+    if isinstance(scores, Simulator):
+        return scores
+    _, cube = collection_from(scores)
+    return fit_simulator(cube, measure=measure)
 
 
 class TopicSetValidation(Experiment):
@@ -100,9 +105,10 @@ def topic_set_validation(
 
     Parameters
     ----------
-    scores : xarray.DataArray or Simulator
-        The collection the design and the simulator are fitted to (or a fitted
-        :class:`~scorestd.simulation.Simulator`, whose observed scores are used).
+    scores : xarray.DataArray, str, path or Simulator
+        The collection the design and the simulator are fitted to (a cube, a score file
+        or a bundled dataset name), or a fitted :class:`~scorestd.simulation.Simulator`,
+        whose observed scores are used.
     measure : str, optional
         The measure (required when the cube has several).
     schemes : sequence of str
@@ -240,8 +246,9 @@ def estd_stability(
 
     Parameters
     ----------
-    scores : xarray.DataArray or Simulator
-        The collection the simulator is fitted to, or a fitted simulator.
+    scores : xarray.DataArray, str, path or Simulator
+        The collection the simulator is fitted to (a cube, a score file or a bundled
+        dataset name), or a fitted simulator.
     measure : str, optional
         The measure (required when the cube has several).
     system : str, optional

@@ -33,7 +33,8 @@ def write_netcdf(scores: xr.DataArray, path: str | os.PathLike) -> Path:
     """Write a cube to a netCDF-4 file, with checksums that :func:`read_netcdf` verifies.
 
     Attribute values must be strings, numbers or lists of them (what netCDF can
-    store); anything else is an error naming the attribute. The scores are stored with
+    store); anything else is an error naming the attribute. Extra dims (the ``trial`` of
+    a simulated collection, a ``collection`` …) are written as they are. The scores are stored with
     Fletcher-32 chunk checksums and the content's SHA-256 digest
     (:func:`content_digest`) in ``attrs["scorestd_digest"]``.
 
@@ -47,7 +48,7 @@ def write_netcdf(scores: xr.DataArray, path: str | os.PathLike) -> Path:
     >>> read_netcdf(p).identical(c)
     True
     """
-    c = validate(scores, check_range=False)  # a writer writes what it is given
+    c = validate(scores, check_range=False, extra_dims=True)  # written as given
     for key, value in c.attrs.items():
         if not _storable(value):
             raise ScoreDataError(
@@ -63,6 +64,9 @@ def write_netcdf(scores: xr.DataArray, path: str | os.PathLike) -> Path:
 def content_digest(scores: xr.DataArray) -> str:
     """SHA-256 of a canonical cube's labels, values (little-endian float64) and attrs.
 
+    The labels (or, when unlabelled, the size) of extra dims come first; a cube without
+    extra dims has the digest it had before they were allowed.
+
     Examples
     --------
     >>> from scorestd import cube
@@ -72,6 +76,12 @@ def content_digest(scores: xr.DataArray) -> str:
     False
     """
     h = hashlib.sha256()
+    for dim in scores.dims[:-len(CUBE_DIMS)]:
+        h.update(f"{dim}:".encode())
+        labels = scores[dim].values.tolist() if dim in scores.coords else [scores.sizes[dim]]
+        for label in labels:
+            h.update(str(label).encode("utf-8") + b"\x00")
+        h.update(b"\x01")
     for dim in CUBE_DIMS:
         for label in scores[dim].values.tolist():
             h.update(str(label).encode("utf-8") + b"\x00")
@@ -84,6 +94,9 @@ def content_digest(scores: xr.DataArray) -> str:
 
 def read_netcdf(path: str | os.PathLike) -> xr.DataArray:
     """Read a cube written by :func:`write_netcdf` (or any netCDF with the cube's dims).
+
+    Extra dims (``trial`` …) are kept, first (:func:`scorestd.validate` with
+    ``extra_dims=True``).
 
     A file with a ``scorestd_digest`` attribute is verified against it (and the HDF5
     layer verifies the chunk checksums): a damaged file is a :class:`ScoreDataError`
@@ -106,7 +119,7 @@ def read_netcdf(path: str | os.PathLike) -> xr.DataArray:
                              f"{type(exc).__name__}: {exc}", path=p) from None
     stored = loaded.attrs.pop(DIGEST_ATTR, None)
     try:
-        cube = validate(loaded, what=str(p), check_range=stored is None)
+        cube = validate(loaded, what=str(p), check_range=stored is None, extra_dims=True)
     except ScoreDataError as exc:
         damaged = " (the file is damaged: its content digest does not match)" if stored else ""
         raise ScoreDataError(f"{exc.message}{damaged}", path=p) from None
@@ -114,7 +127,7 @@ def read_netcdf(path: str | os.PathLike) -> xr.DataArray:
         if content_digest(cube) != stored:
             raise ScoreDataError("the file is damaged: its content does not match the "
                                  "digest written with it", path=p)
-        cube = validate(cube, what=str(p), copy=False)  # the range check, on intact data
+        cube = validate(cube, what=str(p), copy=False, extra_dims=True)  # range check
     return cube
 
 

@@ -229,6 +229,8 @@ def randomised_tukey_hsd_all_pairs(
     Each of B trials permutes the scores of every topic across the systems and
     records the range (max − min) of the system means; the p-value of pair (i, j)
     is (1 + #{ranges ≥ abs(x̄_i − x̄_j)}) / (B + 1), adjusted for the whole family.
+    The permutations are shared by the batch elements, so each element's p-values are
+    those of the element alone with the same seed.
 
     Parameters
     ----------
@@ -265,9 +267,14 @@ def randomised_tukey_hsd_all_pairs(
     rng = np.random.default_rng(seed)
     count = np.zeros(diff.shape, dtype=np.int64)
     step = max(1, _CHUNK_CELLS // x.size)
+    systems = np.arange(s)
+    batch = (1,) * (x.ndim - 2)
     for start in range(0, B, step):
         b = min(step, B - start)
-        shuffled = rng.permuted(np.broadcast_to(x, (b, *x.shape)), axis=-1)
+        # one permutation per trial and topic, shared by every batch element (measures,
+        # simulated collections …): a batch element's p-values do not depend on the others
+        order = rng.permuted(np.broadcast_to(systems, (b, t, s)), axis=-1)
+        shuffled = np.take_along_axis(x[np.newaxis], order.reshape(b, *batch, t, s), axis=-1)
         perm_means = shuffled.mean(axis=-2)  # (b, ..., S)
         ranges = perm_means.max(axis=-1) - perm_means.min(axis=-1)  # (b, ...)
         count += (ranges[..., None] >= diff - tol).sum(axis=0)

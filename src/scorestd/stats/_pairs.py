@@ -15,7 +15,7 @@ from .._options import NanPolicy, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..kernels.paired import pair_indices
-from ..score_cube import cell_label, first_cell
+from ..score_cube import cell_label, extra_dims_of, first_cell
 
 PAIR = "pair"
 SYSTEM2 = "system2"
@@ -34,7 +34,8 @@ def check_pairwise_cube(cube: xr.DataArray, *, nan_policy: str = "omit") -> None
 
 def raise_on_nan(cube: xr.DataArray, why: str) -> None:
     """Raise ScoreDataError naming the first missing score of a cube."""
-    missing = np.isnan(cube.transpose(TOPIC, SYSTEM, MEASURE).values)
+    cube = cube.transpose(*extra_dims_of(cube), TOPIC, SYSTEM, MEASURE)
+    missing = np.isnan(cube.values)
     if missing.any():
         raise ScoreDataError(
             f"missing score at {cell_label(cube, *first_cell(missing))} ({why}; "
@@ -88,20 +89,22 @@ def apply_pairwise(
     The outputs become the named variables of a Dataset over ``measure`` × ``pair``
     (float64, int64 for the fields named in ``integers``), with the ``pair``
     coordinates ``coords`` (:func:`pair_coords`). A numpy-backed cube goes to the
-    kernel directly; a dask-backed one through one ``xr.apply_ufunc`` call with one
-    output per field (topics and systems are core dims).
+    kernel directly, its extra dims (``trial`` …) and measures as the kernel's leading
+    batch axes; a dask-backed one through one ``xr.apply_ufunc`` call with one output
+    per field (topics and systems are core dims).
     """
 
     def as_float(x):
         return tuple(np.asarray(v, dtype=float) for v in kernel(x))
 
     if not type(cube.data).__module__.startswith("dask"):
-        x = np.moveaxis(np.asarray(cube.transpose(TOPIC, SYSTEM, MEASURE).data), -1, 0)
+        batch = (*extra_dims_of(cube), MEASURE)
+        x = np.asarray(cube.transpose(*batch, TOPIC, SYSTEM).data)
         outputs = as_float(x)
-        keep = {name: c for name, c in cube.coords.items() if set(c.dims) <= {MEASURE}}
+        keep = {name: c for name, c in cube.coords.items() if set(c.dims) <= set(batch)}
         # the cube's coordinates first, as apply_ufunc orders them (to_dataframe's columns)
         return xr.Dataset(
-            {**keep, **{name: ((MEASURE, PAIR), v.astype(np.int64) if name in integers else v)
+            {**keep, **{name: ((*batch, PAIR), v.astype(np.int64) if name in integers else v)
                         for name, v in zip(fields, outputs, strict=True)}},
             coords=coords or {}).set_coords(list(keep))
     out = xr.apply_ufunc(

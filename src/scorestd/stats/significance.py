@@ -44,7 +44,7 @@ __all__ = ["TESTS", "compare", "compare_unpaired", "fraction_significant"]
 TESTS: tuple[str, ...] = get_args(PairedTest)
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)
 def compare(
     scores,
     test: PairedTest = "paired_t",
@@ -137,7 +137,7 @@ def compare(
         raise ValueError(f"{test!r} is two-sided only")
     check_probability("conf_level", conf_level)
     check_seed("seed", seed)
-    cube = validate(scores)
+    cube = validate(scores, extra_dims=True)
     check_pairwise_cube(cube, nan_policy="raise" if test in ks.FAMILY_TESTS else nan_policy)
     systems = cube[SYSTEM].values
     i, j = system_pairs(systems, baseline)

@@ -1,0 +1,209 @@
+"""Long studies that write their finished chunks as they go and resume where they stopped.
+
+A study is a set of *cells* (e.g. one per measure, topic set size and effect), each a
+range of fixed blocks of trials whose results are counts that add up. :class:`Study`
+runs the cells chunk by chunk (:data:`CHUNK_BLOCKS` consecutive blocks) with one progress
+bar over the whole study, and, given a folder, writes every finished chunk there as
+``<cell>/<chunk>.nc`` (netCDF, written whole or not at all by
+:func:`scorestd.io.atomic.atomic_output`), with the study's arguments (seed included) in
+its attrs. Run again with the same arguments and folder, a study reads the chunks that
+are there instead of computing them; as the counts of a chunk depend only on the seed and
+the chunk's blocks, the result equals that of an uninterrupted run. The folder's
+``study.json`` holds the arguments: a study with other arguments is refused, with an
+error naming the first argument that differs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ..errors import OptionError, ScoreDataError
+from ..io.atomic import atomic_output
+
+__all__ = ["CHUNK_BLOCKS", "Study"]
+
+#: Blocks of trials per chunk written (with 64-trial blocks: 16,384 trials, seconds of work).
+CHUNK_BLOCKS = 256
+_MANIFEST = "study.json"
+_ABSENT = object()
+
+
+class Study:
+    """Cells of counts computed chunk by chunk, saved to ``folder`` if given.
+
+    Parameters
+    ----------
+    arguments : mapping
+        Everything the numbers depend on (seed included), JSON-serialisable.
+    total : int
+        Trials of the whole study (for the progress bar and its ETA).
+    folder : path, optional
+        Where finished chunks are written and read back; ``None``: nothing is written.
+    progress : bool, optional
+        One progress bar over the whole study (default: when standard error is a
+        terminal). Chunks read back are taken off its total, so its ETA counts only the
+        work left.
+
+    Raises
+    ------
+    OptionError
+        ``folder`` holds a study run with other arguments (the message names the first
+        argument that differs), or is not a folder.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> count = lambda blocks, kept: {"n": np.array(kept.sum())}
+    >>> with Study({"seed": 1}, total=1000, folder=folder, progress=False) as study:
+    ...     int(study.run("cell", np.full(10, 100), count)["n"])
+    1000
+    >>> with Study({"seed": 2}, total=1000, folder=folder, progress=False) as study:
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: ... was run with seed=1, not seed=2; ...
+    """
+
+    def __init__(self, arguments: Mapping[str, Any], total: int, *,
+                 folder: str | os.PathLike | None = None, progress: bool | None = None
+                 ) -> None:
+        self.arguments = json.loads(json.dumps(dict(arguments), default=_plain))
+        self.arguments["chunk_blocks"] = CHUNK_BLOCKS
+        self.folder = None if folder is None else Path(folder)
+        self.show = sys.stderr.isatty() if progress is None else bool(progress)
+        self.total = int(total)
+        self.bar = None
+        if self.folder is not None:
+            self._open_folder()
+
+    def _open_folder(self) -> None:
+        if self.folder.exists() and not self.folder.is_dir():
+            raise OptionError(f"{self.folder}: not a folder (the study's results go there)")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        manifest = self.folder / _MANIFEST
+        if manifest.exists():
+            try:
+                saved = json.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise ScoreDataError(f"{manifest}: unreadable study arguments ({exc})") from exc
+            self._check(saved, str(manifest))
+        else:
+            with atomic_output(manifest) as tmp:
+                tmp.write_text(json.dumps(self.arguments, indent=1), encoding="utf-8")
+
+    def _check(self, saved: Mapping[str, Any], where: str) -> None:
+        for key in sorted(set(saved) | set(self.arguments)):
+            if saved.get(key, _ABSENT) != self.arguments.get(key, _ABSENT):
+                raise OptionError(
+                    f"{where}: the study in this folder was run with "
+                    f"{_show(key, saved)}, not {_show(key, self.arguments)}; run it with the "
+                    f"same arguments to resume it, or give another folder")
+
+    def __enter__(self) -> Study:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the progress bar (the study may still be resumed from its folder)."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def _progress(self, desc: str | None):
+        if self.show and self.bar is None:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=self.total, unit="trial", unit_scale=True,
+                            desc="study", dynamic_ncols=True)
+        if self.bar is not None and desc:
+            self.bar.set_description(desc)
+        return self.bar
+
+    def run(self, cell: str, kept: np.ndarray,
+            compute: Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]],
+            desc: str | None = None) -> dict[str, np.ndarray]:
+        """Sum of ``compute(blocks, kept)`` over the chunks of one cell.
+
+        ``kept[b]`` is the number of trials of block ``b`` used; ``compute`` returns the
+        counts of the given blocks (arrays that add up), the same for the same blocks.
+        """
+        kept = np.asarray(kept)
+        self._progress(desc)
+        total: dict[str, np.ndarray] | None = None
+        for start in range(0, len(kept), CHUNK_BLOCKS):
+            blocks = np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
+            counts = self._read(cell, start // CHUNK_BLOCKS, blocks, kept)
+            if counts is None:
+                counts = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
+                self._write(cell, start // CHUNK_BLOCKS, blocks, kept, counts)
+                if self.bar is not None:
+                    self.bar.update(int(kept[blocks].sum()))
+            elif self.bar is not None:  # done before: not part of the work left
+                self.bar.total -= int(kept[blocks].sum())
+                self.bar.refresh()
+            total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
+        return total
+
+    def _path(self, cell: str, chunk: int) -> Path:
+        return self.folder / re.sub(r"[^\w.=-]+", "_", cell) / f"{chunk:06d}.nc"
+
+    def _read(self, cell, chunk, blocks, kept) -> dict[str, np.ndarray] | None:
+        if self.folder is None:
+            return None
+        path = self._path(cell, chunk)
+        if not path.exists():
+            return None
+        try:
+            with xr.open_dataset(path) as ds:
+                ds = ds.load()
+        except (OSError, ValueError) as exc:
+            raise ScoreDataError(f"{path}: unreadable chunk of the study ({exc}); remove it "
+                                 f"to compute it again") from exc
+        self._check(json.loads(ds.attrs.get("arguments", "{}")), str(path))
+        if ds.attrs.get("cell") != cell or int(ds.attrs.get("trials", -1)) != int(
+                kept[blocks].sum()):
+            raise ScoreDataError(f"{path}: a chunk of another cell or size ({ds.attrs}); "
+                                 f"remove it to compute it again")
+        return {name: ds[name].values for name in ds.data_vars}
+
+    def _write(self, cell, chunk, blocks, kept, counts) -> None:
+        if self.folder is None:
+            return
+        path = self._path(cell, chunk)
+        path.parent.mkdir(exist_ok=True)
+        data = {k: ([f"{k}_{i}" for i in range(v.ndim)], v) for k, v in counts.items()}
+        attrs = {"arguments": json.dumps(self.arguments), "cell": cell,
+                 "first_block": int(blocks[0]), "blocks": len(blocks),
+                 "trials": int(kept[blocks].sum())}
+        with atomic_output(path) as tmp:
+            xr.Dataset(data, attrs=attrs).to_netcdf(tmp)
+
+
+def _plain(value: Any) -> Any:
+    """JSON form of numpy values and sequences."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    return str(value)
+
+
+def _show(key: str, arguments: Mapping[str, Any]) -> str:
+    if key not in arguments:
+        return f"no {key}"
+    text = json.dumps(arguments[key])
+    return f"{key}={text if len(text) <= 80 else text[:77] + '...'}"

@@ -1,0 +1,126 @@
+"""Resumable studies: chunks written as they finish, read back on a rerun, same numbers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import scorestd
+from scorestd.errors import OptionError, ScoreDataError
+from scorestd.experiments import checkpoint, significance_errors
+from scorestd.experiments.checkpoint import Study
+from scorestd.experiments.significance_errors import error_rates
+
+
+def counting(calls):
+    def compute(blocks, kept):
+        calls.append(int(blocks[0]))
+        return {"n": np.array(kept.sum()), "blocks": np.array([blocks.sum(), len(blocks)])}
+    return compute
+
+
+def test_a_rerun_reads_the_chunks_instead_of_computing_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 3)
+    kept = np.array([64] * 9 + [10])
+    first, again = [], []
+    with Study({"seed": 1}, total=586, folder=tmp_path, progress=False) as study:
+        a = study.run("type1 ap n=25", kept, counting(first))
+    with Study({"seed": 1}, total=586, folder=tmp_path, progress=False) as study:
+        b = study.run("type1 ap n=25", kept, counting(again))
+    assert first == [0, 3, 6, 9] and again == []
+    assert int(a["n"]) == int(b["n"]) == 586
+    np.testing.assert_array_equal(a["blocks"], [45, 10])
+    np.testing.assert_array_equal(b["blocks"], a["blocks"])
+    files = sorted(p.name for p in (tmp_path / "type1_ap_n=25").iterdir())
+    assert files == ["000000.nc", "000001.nc", "000002.nc", "000003.nc"]
+    saved = json.loads((tmp_path / "study.json").read_text())
+    assert saved == {"seed": 1, "chunk_blocks": 3}
+
+
+def test_other_arguments_are_refused_naming_the_argument(tmp_path):
+    Study({"seed": 1, "B": 2000, "trials": 10}, total=1, folder=tmp_path)
+    with pytest.raises(OptionError, match=r"run with B=2000, not B=500"):
+        Study({"seed": 1, "B": 500, "trials": 10}, total=1, folder=tmp_path)
+    with pytest.raises(OptionError, match=r"run with no trials, not trials=10"):
+        Study({"seed": 1, "B": 2000}, total=1, folder=tmp_path / "x").run(
+            "c", np.array([1]), counting([]))  # a fresh folder is fine…
+        Study({"seed": 1, "B": 2000, "trials": 10}, total=1, folder=tmp_path / "x")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(OptionError, match="not a folder"):
+        Study({"seed": 1}, total=1, folder=tmp_path / "file")
+
+
+def test_a_damaged_chunk_is_an_error_naming_it(tmp_path):
+    with Study({"seed": 1}, total=64, folder=tmp_path, progress=False) as study:
+        study.run("c", np.array([64]), counting([]))
+    chunk = tmp_path / "c" / "000000.nc"
+    chunk.write_bytes(chunk.read_bytes()[:50])
+    with pytest.raises(ScoreDataError, match="000000.nc: unreadable chunk"):
+        Study({"seed": 1}, total=64, folder=tmp_path).run("c", np.array([64]), counting([]))
+
+
+def test_an_interrupted_write_leaves_no_chunk(tmp_path, monkeypatch):
+    def interrupted(self, path, *args, **kwargs):
+        path.write_bytes(b"half")
+        raise KeyboardInterrupt
+
+    import xarray as xr
+
+    monkeypatch.setattr(xr.Dataset, "to_netcdf", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        Study({"seed": 1}, total=64, folder=tmp_path).run("c", np.array([64]), counting([]))
+    assert list((tmp_path / "c").iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def normal_collection():
+    rng = np.random.default_rng(0)
+    topic = rng.normal(0, 0.04, size=(60, 1))
+    x = 0.5 + topic + rng.normal(0, 0.05, size=(60, 12)) + np.linspace(-0.05, 0.05, 12)
+    return {"normal": scorestd.cube(x, measures=["score"], attrs={"collection": "normal"})}
+
+
+def test_an_interrupted_study_resumes_with_the_same_rates(normal_collection, tmp_path,
+                                                          monkeypatch):
+    monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 2)
+    kw = dict(n_topics=[20, 30], deltas=[0.03], tests=["paired_t", "sign", "permutation"],
+              trials=300, trials_type2=200, B=200, seed=11)
+    whole = error_rates(normal_collection, **kw)  # no folder: nothing written
+    counts = significance_errors._counts
+    calls = []
+
+    def stop_after_five(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 5:
+            raise KeyboardInterrupt
+        return counts(*args, **kwargs)
+
+    monkeypatch.setattr(significance_errors, "_counts", stop_after_five)
+    with pytest.raises(KeyboardInterrupt):
+        error_rates(normal_collection, results_dir=tmp_path, **kw)
+    assert len(list(tmp_path.glob("*/*.nc"))) == 5
+    monkeypatch.setattr(significance_errors, "_counts", counts)
+    resumed = error_rates(normal_collection, results_dir=tmp_path, batch_size=2, **kw)
+    for name in ("type1", "power", "type3", "type1_trials", "type2_trials"):
+        np.testing.assert_array_equal(resumed.data[name].values, whole.data[name].values)
+    # 2 × 5 chunks of Type I (5 blocks of 64 trials, 2 per chunk) and 2 × 2 of Type II
+    assert len(list(tmp_path.glob("*/*.nc"))) == 2 * 3 + 2 * 2
+    with pytest.raises(OptionError, match=r"run with B=200, not B=300"):
+        error_rates(normal_collection, results_dir=tmp_path, **{**kw, "B": 300})
+
+
+def test_one_progress_bar_counts_the_work_left(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 2)
+    kept = np.array([64] * 4)
+    with Study({"seed": 1}, total=512, folder=tmp_path, progress=False) as study:
+        study.run("a", kept, counting([]))  # half the study done before
+    study = Study({"seed": 1}, total=512, folder=tmp_path, progress=True)
+    study.run("a", kept, counting([]), desc="type I")
+    study.run("b", kept, counting([]), desc="type II")
+    assert (study.bar.total, study.bar.n) == (256, 256)  # chunks read back are not work
+    study.close()
+    assert "type II" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    assert not Study({"seed": 1}, total=1).show  # by default only on a terminal
