@@ -155,3 +155,43 @@ def test_out_of_range_by_measure_equals_one_measure_at_a_time():
         np.testing.assert_array_equal(bad[..., k], expected)
     inside = np.clip(x[..., :1], 0, 1)  # one bounded measure, nothing outside: one pass
     assert not out_of_range_by_measure(inside, [measure_info("ap")]).any()
+
+
+@pytest.mark.parametrize(("name", "family", "cutoff", "text"), NAMES)
+def test_the_simulator_support_comes_from_the_same_registry_entry(name, family, cutoff, text):
+    from scorestd.simulation import support_of
+
+    m, support = measure_info(name), support_of(name)
+    if m.support == "interval" or not np.isfinite(m.upper):
+        assert support is None  # continuous (or unbounded counts): no finite support
+        return
+    assert not out_of_range(support, m).any()  # every simulated value passes the range check
+    # and values the simulator never draws fail it (away from the rounding tolerance;
+    # above 1/20, where 1/r for ranks past the simulated depth are not dense)
+    grid = np.linspace(0.05, m.upper, 997)
+    far = np.abs(grid[:, None] - support[None, :]).min(axis=1) > 2 * scorestd.measures.TOLERANCE
+    assert out_of_range(grid[far], m).all()
+    if m.support == "multiples":
+        assert support.tolist() == [i / cutoff for i in range(int(cutoff) + 1)]
+
+
+@pytest.mark.parametrize("spellings", [
+    ("p10", "P_10", "P@10", "precision@10", "P.10"),
+    ("rr", "recip_rank", "RR", "mrr"),
+    ("RR@10", "mrr@10", "recip_rank@10"),
+    ("success@10", "success_10", "Success@10"),
+])
+def test_every_toolkit_spelling_of_a_measure_simulates_the_same_support(spellings):
+    from scorestd.simulation import support_of
+
+    supports = [support_of(s).tolist() for s in spellings]
+    assert all(s == supports[0] for s in supports)
+    families = {(measure_info(s).family, measure_info(s).support) for s in spellings}
+    assert len(families) == 1
+
+
+def test_a_registered_measure_reaches_the_simulator():
+    from scorestd.simulation import support_of
+
+    register_measure("graded_p5", support="multiples", cutoff=5)
+    assert support_of("graded_p5").tolist() == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]

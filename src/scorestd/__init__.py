@@ -44,7 +44,7 @@ from .errors import (  # noqa: F401
 #: xarray and pandas before they are needed.
 _LOCATIONS: dict[str, tuple[str, ...]] = {
     "bayes": ("assurance", "assurance_topic_set_size", "bayes_compare", "bayes_crossed",
-              "bayes_standardize"),
+              "bayes_standardize", "compare_likelihoods", "simulation_based_calibration"),
     "design": ("anova_residual", "ci_expected_width", "design_variance", "estimate_variance",
                "power_function", "sakai_power_anova", "sakai_power_paired_t", "solve_power",
                "topic_set_size"),
@@ -61,7 +61,8 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {
                "read_fitted", "register_model", "standardization_factors", "write_factors",
                "write_fitted"),
     "plots": ("plot_mapping", "plot_pair_probabilities", "plot_posterior_differences",
-              "plot_posterior_ranks", "plot_standardization", "plot_system_effects",
+              "plot_posterior_ranks", "plot_predictive_checks", "plot_standardization",
+              "plot_system_differences", "plot_system_effects",
               "plot_topic_distributions", "plot_topic_set_size", "standardization_report"),
     "score_cube": ("cube", "validate"),
     "simulation": ("fit_margins", "fit_simulator", "simulate", "simulation_diagnostics"),

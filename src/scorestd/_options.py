@@ -315,3 +315,34 @@ def memory_budget(memory: int | str | None = None) -> int:
     if nbytes < 2**20:
         raise OptionError(f"{source} must be at least 1 MiB; got {memory!r}")
     return nbytes
+
+
+# -- Likelihoods of the crossed Bayesian model ----------------------------------------
+
+#: Likelihood of the scores in :func:`scorestd.bayes_crossed`.
+Likelihood = Literal["normal", "censored", "hurdle"]
+
+#: Which scores a comparison of likelihoods uses: all, or those strictly inside (0, 1).
+ComparisonCells = Literal["all", "continuous"]
+
+
+def check_likelihood(likelihood: Any, errors: str, heteroscedastic: bool) -> str:
+    """The likelihood of :func:`scorestd.bayes_crossed`, with the options it allows.
+
+    Student-t errors and per-system variances are options of the normal likelihood only.
+
+    Examples
+    --------
+    >>> check_likelihood("hurdle", "normal", False)
+    'hurdle'
+    """
+    check_option(likelihood, Likelihood, "likelihood")
+    if likelihood != "normal":
+        if errors != "normal":
+            raise OptionError(f"errors={errors!r} is an option of likelihood='normal' only; "
+                              f"the {likelihood} likelihood has normal errors (on the "
+                              f"{'logit' if likelihood == 'hurdle' else 'score'} scale)")
+        if heteroscedastic:
+            raise OptionError(f"heteroscedastic=True is an option of likelihood='normal' "
+                              f"only, not of likelihood={likelihood!r}")
+    return str(likelihood)

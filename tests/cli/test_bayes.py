@@ -33,7 +33,7 @@ def test_summary_variance_components_pairs_and_files(small, tmp_path, capsys):
     # the same numbers as the library call with the same seed
     fit = scorestd.bayes_crossed(scorestd.load(small), chains=2, draws=500, warmup=200, seed=0)
     top = fit.summary().iloc[0]
-    assert rows[0][0] == top.name and float(rows[0][1]) == pytest.approx(top["mean"], abs=1e-4)
+    assert rows[0][0] == top.name and float(rows[0][1]) == pytest.approx(top["score"], abs=1e-4)
     assert forest.stat().st_size > 0 and heat.stat().st_size > 0
     saved = az.from_netcdf(draws)
     np.testing.assert_allclose(saved.posterior["system_effect"].values,
@@ -48,3 +48,32 @@ def test_closed_form_and_errors(small, capsys):
     assert "pick one with --measure" in capsys.readouterr().err
     assert main(["bayes", str(small), "--draws", "0"]) == 1
     assert "draws must be an integer" in capsys.readouterr().err
+
+
+def test_likelihood_compare_and_predictive_checks(small, tmp_path, capsys):
+    ppc, effects = tmp_path / "ppc.png", tmp_path / "e.png"
+    assert main(["bayes", str(small), "--likelihood", "censored", "--draws", "600",
+                 "--warmup", "200", "--chains", "2", "--pairs", "0", "--ppc", str(ppc),
+                 "--effects", str(effects)]) == 0
+    out = capsys.readouterr().out
+    fit = scorestd.bayes_crossed(scorestd.load(small), likelihood="censored", chains=2,
+                                 draws=600, warmup=200, seed=0)
+    assert "censored likelihood" in out and f"mu = {fit.summary().attrs['mu']:.4f}" in out
+    assert "share_zero" in out and ppc.stat().st_size > 0 and effects.stat().st_size > 0
+    assert main(["bayes", str(small), "--compare", "--draws", "600", "--warmup", "200",
+                 "--chains", "2", "--pairs", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "likelihoods compared by PSIS-LOO" in out and "rank agreement" in out
+    assert "strictly inside (0, 1)" in out and "hurdle:score" in out
+
+
+def test_figure_format_is_checked_before_sampling(small, capsys):
+    import time
+
+    start = time.perf_counter()
+    assert main(["bayes", str(small), "--forest", "fig.xyz", "--draws", "100000"]) == 1
+    assert "cannot write a figure as 'xyz'" in capsys.readouterr().err
+    assert time.perf_counter() - start < 10
+    assert main(["bayes", str(small), "--likelihood", "hurdle", "--errors",
+                 "student_t"]) == 1
+    assert "is an option of likelihood='normal' only" in capsys.readouterr().err

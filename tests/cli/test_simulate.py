@@ -64,14 +64,14 @@ def test_experiment_error_rates_resumes_from_its_results_dir(capsys, tmp_path):
     args = ["experiment", "error-rates", "--data", "adhoc8", "--measure", "ap",
             "--n-topics", "25", "--deltas", "none", "--tests", "paired_t,sign",
             "--trials", "128", "--no-progress", "--no-figure", "--results-dir", str(folder)]
-    assert main(args + ["--save", str(tmp_path / "a.nc")]) == 0
+    assert main([*args, "--save", str(tmp_path / "a.nc")]) == 0
     chunks = sorted(folder.glob("*/*.nc"))
     assert [p.parent.name for p in chunks] == ["type1_ap_n25"]
-    assert main(args + ["--save", str(tmp_path / "b.nc")]) == 0  # read back, not recomputed
+    assert main([*args, "--save", str(tmp_path / "b.nc")]) == 0  # read back, not recomputed
     with xr.open_dataset(tmp_path / "a.nc") as a, xr.open_dataset(tmp_path / "b.nc") as b:
         assert a["type1"].identical(b["type1"])
     capsys.readouterr()
-    assert main(args[:-2] + ["--seed", "3", "--results-dir", str(folder)]) == 1
+    assert main([*args[:-2], "--seed", "3", "--results-dir", str(folder)]) == 1
     assert "run with seed=0, not seed=3" in capsys.readouterr().err
 
 

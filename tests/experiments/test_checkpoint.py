@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import scorestd
+from scorestd._progress import progress_bar
 from scorestd.errors import OptionError, ScoreDataError
 from scorestd.experiments import checkpoint, significance_errors
 from scorestd.experiments.checkpoint import Study
@@ -111,16 +112,18 @@ def test_an_interrupted_study_resumes_with_the_same_rates(normal_collection, tmp
         error_rates(normal_collection, results_dir=tmp_path, **{**kw, "B": 300})
 
 
-def test_one_progress_bar_counts_the_work_left(tmp_path, monkeypatch, capsys):
+def test_cells_move_the_one_bar_of_the_enclosing_job(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 2)
     kept = np.array([64] * 4)
     with Study({"seed": 1}, total=512, folder=tmp_path, progress=False) as study:
         study.run("a", kept, counting([]))  # half the study done before
     study = Study({"seed": 1}, total=512, folder=tmp_path, progress=True)
-    study.run("a", kept, counting([]), desc="type I")
-    study.run("b", kept, counting([]), desc="type II")
-    assert (study.bar.total, study.bar.n) == (256, 256)  # chunks read back are not work
-    study.close()
-    assert "type II" in capsys.readouterr().err
-    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
-    assert not Study({"seed": 1}, total=1).show  # by default only on a terminal
+    with progress_bar(512, "study", show=True) as job:
+        with job.part(256):
+            study.run("a", kept, counting([]), desc="type I")  # read back: counts as done
+        assert job.done == 256
+        with job.part(256):
+            study.run("b", kept, counting([]), desc="type II")
+        assert job.done == 512
+    err = capsys.readouterr().err
+    assert "study: 100%" in err and "type II" not in err  # the cells draw no bar of their own

@@ -269,7 +269,7 @@ def test_experiment_with_an_unwritable_figure_is_refused_before_running(monkeypa
 
     monkeypatch.setattr(ex, "split_half", never)
     assert main(["experiment", "split-half", "--trials", "2", "--out", "fig.xyz"]) == 1
-    assert "cannot write a figure as 'xyz'" in capsys.readouterr().err
+    assert "a figure file needs the suffix" in capsys.readouterr().err
 
 
 def test_bad_seed_is_an_option_error():

@@ -123,3 +123,37 @@ def test_frame_readers_on_any_frame(columns, rows, data, index_name, columns_nam
                 continue
         assert cube.dims == ("topic", "system", "measure")
         assert not np.isinf(cube.values).any()
+
+
+LONG_FIELD = 131_072 + 1  # one more than the csv module's default field limit
+
+
+@pytest.mark.parametrize("which", sorted(TEXT_READERS))
+@settings(FUZZ, max_examples=15)
+@given(lines=st.lists(st.sampled_from(["401,0.5,0.25", "a,b,c", "x\t0.5", "map 401 0.25"]),
+                      min_size=1, max_size=4),
+       at=st.integers(0, 4), column=st.integers(0, 2), extra=st.integers(0, 5000),
+       filler=st.sampled_from(["x", "1", "0.", "\"", " "]))
+def test_a_field_over_the_csv_limit_anywhere_is_a_data_error(tmp_path_factory, which, lines,
+                                                             at, column, extra, filler):
+    reader, name, head = TEXT_READERS[which]
+    big = filler * (LONG_FIELD + extra)
+    rows = [line.split(",") if "," in line else [line] for line in lines]
+    row = rows[min(at, len(rows) - 1)]
+    row.insert(min(column, len(row)), big)
+    path = tmp_path_factory.mktemp("wide") / name
+    path.write_text(head + "\n".join(",".join(r) for r in rows) + "\n", encoding="utf-8")
+    _read_or_data_error(reader, path)
+    if which != "trec_eval":  # load() sniffs the format and the dialect first
+        _read_or_data_error(scorestd.load, path)
+
+
+def test_a_field_over_the_csv_limit_is_named_with_its_line(tmp_path):
+    path = tmp_path / "wide.csv"
+    path.write_text(f"topic,a,b\n401,0.5,0.25\n402,{'x' * LONG_FIELD},0.1\n")
+    with pytest.raises(ScoreDataError, match=r"wide.csv, line 3: a field longer than 131,072"):
+        scorestd.load(path)
+    groups = tmp_path / "groups.csv"
+    groups.write_text(f"run,group\nbm25,{'y' * LONG_FIELD}\n")
+    with pytest.raises(ScoreDataError, match=r"groups.csv, line 2: a field longer"):
+        scorestd.io.read_groups(groups)

@@ -17,8 +17,8 @@ from ..errors import ScoreDataError
 from ..io.figures import save_figure
 from ..kernels import posterior as kp
 
-__all__ = ["differences_figure", "pair_probability_figure", "ranks_figure",
-           "system_effects_figure"]
+__all__ = ["differences_figure", "pair_probability_figure", "predictive_checks_figure",
+           "ranks_figure", "system_differences_figure", "system_effects_figure"]
 
 
 def _title(fit, what: str) -> str:
@@ -47,7 +47,9 @@ def system_effects_figure(fit, *, ci_prob: float = 0.95, ci_kind: str = "hdi",
     ax.set_yticks(ypos)
     ax.set_yticklabels(eff[SYSTEM].values[order], fontsize=6 if n > 40 else 8)
     ax.set_ylim(-1, n)
-    ax.set_xlabel(f"system effect (mean, {ci_prob:.0%} {ci_kind.upper()})")
+    mu = float(fit.posterior["mu"].mean())
+    ax.set_xlabel(f"system effect α relative to μ = {mu:.3g} (mean, {ci_prob:.0%} "
+                  f"{ci_kind.upper()} of each effect, not of differences)", fontsize=8)
     ax.set_title(_title(fit, "System effects"))
     ax.figure.tight_layout()
     save_figure(ax.figure, path)
@@ -192,3 +194,104 @@ def ranks_figure(fit, *, top: int | None = None, ax: Any = None, path: Any = Non
     ax.figure.tight_layout()
     save_figure(ax.figure, path)
     return ax
+
+
+def system_differences_figure(fit, *, reference: str | None = None, ci_prob: float = 0.95,
+                              ci_kind: str = "hdi", top: int | None = None, ax: Any = None,
+                              path: Any = None):
+    """Forest plot of each system's expected score minus ``reference``'s (default: the
+    best system), mean and ``ci_prob`` interval of the difference, with P(system >
+    reference) at the right: the comparisons a reader draws from it are the posterior's."""
+    import matplotlib.pyplot as plt
+
+    systems = [str(s) for s in fit.systems]
+    score = fit.posterior["system_score"].transpose("chain", "draw", SYSTEM).values
+    score = score.reshape(-1, score.shape[-1])
+    if reference is None:
+        reference = systems[int(np.argmax(score.mean(axis=0)))]
+    if str(reference) not in systems:
+        raise ScoreDataError(f"reference {reference!r} is not a system of the posterior; "
+                             f"systems: {systems[:10]}{' …' if len(systems) > 10 else ''}")
+    ref = systems.index(str(reference))
+    d = np.delete(score - score[:, [ref]], ref, axis=1)
+    names = np.delete(np.array(systems), ref)
+    low, high = kp.interval(d, ci_prob, ci_kind, axis=0)
+    mean, prob = d.mean(axis=0), (d > 0).mean(axis=0)
+    order = np.argsort(-mean, kind="stable")
+    if top is not None:
+        order = order[:top]
+    n = order.size
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.5, max(2.5, 0.18 * n + 1.2)))
+    ypos = np.arange(n)[::-1]
+    decided = (prob[order] >= 0.975) | (prob[order] <= 0.025)
+    colours = np.where(decided, "C3", "C0")
+    ax.hlines(ypos, low[order], high[order], color=colours, lw=1.5)
+    ax.scatter(mean[order], ypos, c=colours, s=10, zorder=3)
+    ax.axvline(0.0, color="0.4", lw=0.8)
+    ax.set_yticks(ypos)
+    ax.set_yticklabels(names[order], fontsize=6 if n > 40 else 8)
+    ax.set_ylim(-1, n)
+    right = ax.secondary_yaxis("right")
+    right.set_yticks(ypos)
+    right.set_yticklabels([f"{p:.3f}" for p in prob[order]], fontsize=6 if n > 40 else 8)
+    right.set_ylabel(f"P(system > {reference})", fontsize=8)
+    measure = fit.posterior.attrs.get("measure", "")
+    ax.set_xlabel(f"expected {measure or 'score'} minus {reference}'s (mean, {ci_prob:.0%} "
+                  f"{ci_kind.upper()}; red: P ≥ 0.975 either way)", fontsize=8)
+    ax.set_title(_title(fit, f"Differences from {reference}"))
+    ax.figure.tight_layout()
+    save_figure(ax.figure, path)
+    return ax
+
+
+def predictive_checks_figure(checks, *, axes: Any = None, path: Any = None):
+    """Four panels, observed against replicated: the distribution of scores (with the
+    shares of zeros and of scores outside [0, 1]), per-system means, per-system sds and
+    per-topic means (each with its 95% predictive interval)."""
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        fig, axes = plt.subplots(2, 2, figsize=(10, 7))
+    axes = np.asarray(axes).ravel()
+    fig = axes[0].figure
+    ax = axes[0]
+    lo = min(float(np.min(checks.scores)), float(np.quantile(checks.replicated, 0.001)))
+    hi = max(float(np.max(checks.scores)), float(np.quantile(checks.replicated, 0.999)))
+    bins = np.linspace(lo, hi, 50)
+    ax.hist(checks.replicated, bins=bins, density=True, color="C1", alpha=0.5,
+            label="replicated")
+    ax.hist(checks.scores, bins=bins, density=True, histtype="step", color="k", lw=1.2,
+            label="observed")
+    ov = checks.overall
+    text = "\n".join(
+        f"{label}: observed {ov.loc[key, 'observed']:.1%}, replicated "
+        f"{ov.loc[key, 'replicated']:.1%}"
+        for key, label in (("share_zero", "zeros"), ("share_below_0", "below 0"),
+                           ("share_above_1", "above 1")))
+    ax.text(0.98, 0.97, text, transform=ax.transAxes, ha="right", va="top", fontsize=7)
+    ax.set_xlabel("score")
+    ax.set_ylabel("density")
+    ax.legend(fontsize="small", loc="center right")
+    ax.set_title("Distribution of scores", fontsize=10)
+    for ax, data, stat, what in ((axes[1], checks.systems, "mean", "system mean"),
+                                 (axes[2], checks.systems, "sd", "system sd"),
+                                 (axes[3], checks.topics, "mean", "topic mean")):
+        obs = data[f"observed_{stat}"].values
+        order = np.argsort(data[stat].values, kind="stable")
+        x = np.arange(order.size)
+        ax.fill_between(x, data[f"{stat}_low"].values[order],
+                        data[f"{stat}_high"].values[order], color="C1", alpha=0.4,
+                        label="replicated 95%", step="mid")
+        outside = ((obs < data[f"{stat}_low"].values) | (obs > data[f"{stat}_high"].values))
+        ax.plot(x, obs[order], ".", color="k", ms=3, label="observed")
+        ax.set_xlabel(f"{what.split()[0]}s, by replicated {stat}")
+        ax.set_ylabel(what)
+        ax.set_title(f"{what.capitalize()}s ({int(outside.sum())} of {obs.size} outside)",
+                     fontsize=10)
+        ax.legend(fontsize="small")
+    title = f"Posterior predictive checks: {checks.likelihood} likelihood"
+    fig.suptitle(title + (f" ({checks.measure})" if checks.measure else ""))
+    fig.tight_layout()
+    save_figure(fig, path)
+    return axes

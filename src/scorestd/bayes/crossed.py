@@ -13,7 +13,6 @@ components) and converts to arviz's data type at the edge (:mod:`scorestd.bayes.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,19 +24,25 @@ import xarray as xr
 from .._options import (
     CIKind,
     ErrorDistribution,
+    Likelihood,
     check_count,
+    check_likelihood,
     check_option,
     check_positive,
+    memory_budget,
 )
+from .._progress import progress_bar
 from ..dims import SYSTEM, TOPIC
-from ..errors import OptionError, warn
+from ..errors import OptionError, ScoreDataError, warn
 from ..kernels import posterior as kp
 from ..kernels.seeds import root_sequence, seed_record
 from ..score_cube import validate
 from ..stats._pairs import pair_coords, system_pairs
 from ._arviz import diagnostics, to_arviz, to_datatree
 from ._checks import check_interval, check_rope, check_scores, one_measure
+from .bounded import sample_censored, sample_hurdle
 from .gibbs import CrossedPriors, VariancePrior, sample_crossed
+from .likelihoods import system_scores
 
 __all__ = ["CONVERGENCE", "CrossedPosterior", "bayes_crossed", "resolve_priors"]
 
@@ -49,6 +54,70 @@ DEFAULT_SHAPE = 1.0
 DEFAULT_SCALE_SHARE = 0.1
 
 _PRIOR_KEYS = ("system", "topic", "residual", "mu")
+
+#: The model of each likelihood, as recorded in ``posterior.attrs["model"]``.
+MODELS = {
+    "normal": "y[t,s] = mu + system_effect[s] + topic_effect[t] + e[t,s]",
+    "censored": "y[t,s] = min(max(mu + system_effect[s] + topic_effect[t] + e[t,s], 0), 1)",
+    "hurdle": ("P(y[t,s] = 0) = Phi(zero_mu + zero_system_effect[s] + zero_topic_effect[t]);"
+               " P(y[t,s] = 1 | y > 0) = one_prob; otherwise logit(y[t,s]) = mu + "
+               "system_effect[s] + topic_effect[t] + e[t,s]"),
+}
+
+#: How ``system_score`` (the expected score of a system) is computed, per likelihood.
+SYSTEM_SCORE = {
+    "normal": "mu + system_effect (the mean over the topic population)",
+    "censored": ("E[min(max(X, 0), 1)], X ~ N(mu + system_effect, sigma_topic^2 + sigma^2): "
+                 "over the topic population, in closed form"),
+    "hurdle": ("(1 - P(0)) (one_prob + (1 - one_prob) E[logistic(X)]), "
+               "X ~ N(mu + system_effect, sigma_topic^2 + sigma^2), P(0) the probit zero "
+               "probability over the topic population (closed form); E[logistic] by "
+               "Gauss-Hermite quadrature"),
+}
+
+#: Largest number of distinct values a measure's scores may take for a bounded likelihood.
+DISCRETE_VALUES = 21
+
+
+def check_bounded_scores(one: xr.DataArray, measure: str, likelihood: str) -> None:
+    """Scores a likelihood on [0, 1] can describe: in [0, 1], not of a discrete measure.
+
+    Raises :class:`~scorestd.errors.ScoreDataError` naming the topic and system of a score
+    outside [0, 1], or the measure whose scores are discrete (P@k, reciprocal rank…),
+    with what to use instead.
+    """
+    from ..measures import measure_info
+
+    y = np.asarray(one.values, dtype=float)
+    outside = ~np.isnan(y) & ((y < 0.0) | (y > 1.0))
+    if outside.any():
+        t, s = (int(v[0]) for v in np.nonzero(outside))
+        raise ScoreDataError(
+            f"bayes_crossed(likelihood={likelihood!r}) needs scores in [0, 1]; topic "
+            f"{str(one[TOPIC].values[t])!r}, system {str(one[SYSTEM].values[s])!r} has "
+            f"{float(y[t, s])!r}: use likelihood='normal' for unbounded measures")
+    info = measure_info(measure) if measure else None
+    values = np.unique(y[~np.isnan(y)])
+    discrete = (info is not None and info.support != "interval") or (
+        values.size <= DISCRETE_VALUES)
+    if discrete:
+        what = (info.describe() if info is not None and info.support != "interval"
+                else f"only {values.size} distinct values")
+        raise ScoreDataError(
+            f"bayes_crossed(likelihood={likelihood!r}): the scores of measure "
+            f"{measure or '(unnamed)'!r} are discrete ({what}); a likelihood for continuous "
+            f"scores in [0, 1] would describe values they cannot take. Use "
+            f"likelihood='normal' (its system means and differences stay unbiased for "
+            f"averages of discrete scores) or scorestd.bayes_compare")
+
+
+def _model_scale(y: np.ndarray, likelihood: str) -> np.ndarray:
+    """The scores on the scale of the model's normal part (logits of (0, 1) for hurdle)."""
+    if likelihood != "hurdle":
+        return y
+    inside = (y > 0.0) & (y < 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(inside, np.log(y / (1.0 - y)), np.nan)
 
 
 def resolve_priors(priors: Mapping[str, Any] | None, y: np.ndarray) -> CrossedPriors:
@@ -140,18 +209,122 @@ class CrossedPosterior:
         """The groups as one ``xarray.DataTree`` (arviz ≥ 1.0's data type)."""
         return to_datatree(self.groups())
 
-    def to_arviz(self):
+    def to_arviz(self, *, predictive: bool = False, memory: int | str | None = None,
+                 seed: Any = 0):
         """arviz's data object: ``InferenceData`` on arviz 0.x, ``DataTree`` on arviz ≥ 1.0.
 
         Pass it to ``arviz.summary``, ``arviz.plot_forest``, ``arviz.plot_trace``,
-        ``arviz.rhat``, ``arviz.ess``…
+        ``arviz.rhat``, ``arviz.ess``… With ``predictive=True`` it also holds the
+        ``log_likelihood`` (``score``: the pointwise log density of every score, on the
+        score scale) and ``posterior_predictive`` (``score``: replicated scores) groups,
+        for ``arviz.loo``, ``arviz.compare``, ``arviz.plot_ppc``; every group then holds
+        the same evenly spaced subset of the draws, as many as fit in ``memory`` bytes
+        per group (:func:`scorestd._options.memory_budget`; all the draws when they fit).
         """
-        return to_arviz(self.groups())
+        if not predictive:
+            return to_arviz(self.groups())
+        keep = self.predictive_subset(memory)
+        groups = {name: ds.isel(draw=keep) for name, ds in self.groups().items()
+                  if name != "observed_data"}
+        groups["observed_data"] = self.observed_data
+        groups["log_likelihood"] = self.log_likelihood(keep)
+        groups["posterior_predictive"] = self.posterior_predictive(keep, seed=seed)
+        return to_arviz(groups)
+
+    # -- likelihood and predictions -------------------------------------------------
+    @property
+    def likelihood(self) -> str:
+        """The likelihood of the scores: ``"normal"``, ``"censored"`` or ``"hurdle"``."""
+        return str(self.posterior.attrs.get("likelihood", "normal"))
+
+    def predictive_subset(self, memory: int | str | None = None) -> np.ndarray:
+        """Indices of the evenly spaced draws (per chain) whose topic × system arrays of
+        float64 fit in ``memory`` bytes (default :func:`scorestd._options.memory_budget`)."""
+        budget = memory_budget(memory)
+        sizes = self.posterior.sizes
+        cells = self.observed_data["score"].size
+        per_chain = max(1, budget // (8 * cells * sizes["chain"]))
+        n = sizes["draw"]
+        return np.unique(np.linspace(0, n - 1, min(n, per_chain)).round().astype(int))
+
+    def _parameters(self, keep: np.ndarray) -> tuple[dict[str, np.ndarray], tuple[int, int]]:
+        post = self.posterior
+        if TOPIC not in post.dims:
+            raise OptionError("the pointwise log-likelihood and the predictive draws need the "
+                              "topic effects: fit with topic_effects=True")
+        sub = post.isel(draw=keep)
+        shape = (sub.sizes["chain"], sub.sizes["draw"])
+        data = {name: (None, sub[name].transpose("chain", "draw", ...).values)
+                for name in sub.data_vars}
+        arrays = data_arrays(data)
+        return ({k: v.reshape(-1, *v.shape[2:]) for k, v in arrays.items()}, shape)
+
+    def _nu(self) -> float | None:
+        nu = self.posterior.attrs.get("nu", "none")
+        return None if nu == "none" or self.posterior.attrs.get("errors") == "normal" \
+            else float(nu)
+
+    def log_likelihood(self, draws: np.ndarray | None = None) -> xr.Dataset:
+        """Pointwise log-likelihood of the observed scores, as arviz's group.
+
+        ``score`` over ``chain`` × ``draw`` × ``topic`` × ``system``: the log density of each
+        score on the score scale (the Jacobian of the logit included for the hurdle model;
+        a log probability for a score of 0 or 1 where the likelihood has mass there;
+        ``NaN`` for a missing score). ``draws``: the draw indices (default: all).
+        """
+        from .likelihoods import pointwise_log_likelihood
+
+        keep = np.arange(self.posterior.sizes["draw"]) if draws is None else np.asarray(draws)
+        p, shape = self._parameters(keep)
+        y = self.observed_data["score"].values
+        ll = pointwise_log_likelihood(self.likelihood, p, y, self._nu())
+        return self._cells(ll.reshape(*shape, *y.shape), keep)
+
+    def posterior_predictive(self, draws: np.ndarray | None = None, *,
+                             seed: Any = 0) -> xr.Dataset:
+        """Replicated scores (``score`` over chain × draw × topic × system), arviz's group."""
+        from .likelihoods import predictive_draws
+
+        keep = np.arange(self.posterior.sizes["draw"]) if draws is None else np.asarray(draws)
+        p, shape = self._parameters(keep)
+        y = self.observed_data["score"].values
+        rng = np.random.default_rng(root_sequence(seed))
+        rep = predictive_draws(self.likelihood, p, y.shape[0], rng, self._nu())
+        return self._cells(rep.reshape(*shape, *y.shape), keep)
+
+    def _cells(self, values: np.ndarray, keep: np.ndarray) -> xr.Dataset:
+        obs = self.observed_data
+        return xr.Dataset(
+            {"score": (("chain", "draw", TOPIC, SYSTEM), values)},
+            coords={"chain": self.posterior["chain"].values,
+                    "draw": self.posterior["draw"].values[keep],
+                    TOPIC: obs[TOPIC].values, SYSTEM: obs[SYSTEM].values})
+
+    def loo(self, *, memory: int | str | None = None, cells: str = "all"):
+        """PSIS-LOO of the fit (``arviz.loo``) over the observed scores.
+
+        ``cells="continuous"`` keeps only the scores strictly inside (0, 1), where every
+        likelihood has a density (see :func:`scorestd.compare_likelihoods`).
+        """
+        from .comparison import loo
+
+        return loo(self, memory=memory, cells=cells)
+
+    def predictive_checks(self, *, memory: int | str | None = None, seed: Any = 0):
+        """Observed statistics against their posterior predictive distribution
+        (:func:`scorestd.bayes.comparison.predictive_checks`)."""
+        from .comparison import predictive_checks
+
+        return predictive_checks(self, memory=memory, seed=seed)
 
     # -- derived answers -------------------------------------------------------------
     def _effects(self) -> np.ndarray:
-        """System-effect draws with chains pooled, ``(chain·draw, S)``."""
-        a = self.posterior["system_effect"].transpose("chain", "draw", SYSTEM).values
+        """The draws systems are compared by, chains pooled, ``(chain·draw, S)``: the system
+        effects (normal likelihood: differences of effects are differences of expected
+        scores) or the expected scores (bounded likelihoods, whose effects live on a
+        latent or logit scale)."""
+        name = "system_effect" if self.likelihood == "normal" else "system_score"
+        a = self.posterior[name].transpose("chain", "draw", SYSTEM).values
         return a.reshape(-1, a.shape[-1])
 
     @property
@@ -170,6 +343,8 @@ class CrossedPosterior:
             Over ``pair`` (coordinates ``system``, ``system2``), as
             :func:`scorestd.bayes_compare`: ``mean``, ``sd``, ``ci_low``, ``ci_high``,
             ``prob_greater`` = P(α_system > α_system2), ``prob_less`` and, with a ``rope``,
+            (with a bounded likelihood, of the difference of expected scores
+            ``system_score`` instead of α),
             the split
             ``prob_below_rope``, ``prob_in_rope``, ``prob_above_rope``.
         """
@@ -244,10 +419,32 @@ class CrossedPosterior:
         return res
 
     def summary(self, *, ci_prob: float = 0.95, ci_kind: CIKind = "hdi") -> pd.DataFrame:
-        """One row per system, best first: effect mean, sd, interval, P(best), mean rank,
-        R-hat and ESS."""
-        frame = self.system_effects(ci_prob=ci_prob, ci_kind=ci_kind).to_dataframe()
-        return frame.sort_values("mean", ascending=False, kind="stable")
+        """One row per system, best first: the expected score and its interval, the effect,
+        P(best), mean rank, R-hat and ESS.
+
+        Columns: ``score`` (posterior mean of ``system_score``, the system's expected
+        score on the original scale over the topic population), ``score_sd``,
+        ``score_ci_low``, ``score_ci_high``; ``effect`` (posterior mean of
+        ``system_effect``: relative to μ, on the model's scale, logits for the hurdle
+        model); ``prob_best``, ``mean_rank``; ``rhat``, ``ess_bulk``, ``ess_tail`` of the
+        effect. ``attrs["mu"]`` holds μ's posterior mean (printed by the CLI).
+        """
+        eff = self.system_effects(ci_prob=ci_prob, ci_kind=ci_kind)
+        score = self.posterior["system_score"].transpose("chain", "draw", SYSTEM).values
+        score = score.reshape(-1, score.shape[-1])
+        low, high = kp.interval(score, eff.attrs["ci_prob"], ci_kind, axis=0)
+        frame = pd.DataFrame(
+            {"score": score.mean(axis=0), "score_sd": score.std(axis=0, ddof=1),
+             "score_ci_low": low, "score_ci_high": high, "effect": eff["mean"].values,
+             "prob_best": eff["prob_best"].values, "mean_rank": eff["mean_rank"].values,
+             "rhat": eff["rhat"].values, "ess_bulk": eff["ess_bulk"].values,
+             "ess_tail": eff["ess_tail"].values},
+            index=pd.Index(self.systems, name=SYSTEM))
+        frame = frame.sort_values("score", ascending=False, kind="stable")
+        frame.attrs = {"mu": float(self.posterior["mu"].mean()), "ci_prob": ci_prob,
+                       "ci_kind": ci_kind, "likelihood": self.likelihood,
+                       "measure": self._measure}
+        return frame
 
     def plot(self, path: Any = None, **kwargs: Any):
         """Forest plot of the system effects (:func:`scorestd.plot_system_effects`)."""
@@ -282,6 +479,7 @@ def bayes_crossed(
     topic_effects: bool = True,
     chain_batch: int | None = None,
     progress: bool | None = None,
+    likelihood: Likelihood = "normal",
 ) -> CrossedPosterior:
     r"""Fit the crossed random-effects model of systems and topics by blocked Gibbs sampling.
 
@@ -296,6 +494,24 @@ def bayes_crossed(
     ``heteroscedastic=True``), is the crossed topic × system model of Benham, Carterette,
     Culpepper & Moffat (SIGIR 2020), sampled here in numpy with all chains at once.
     Missing cells are left out of the likelihood.
+
+    For scores bounded in [0, 1] with mass at 0 (and 1), ``likelihood`` replaces the
+    normal likelihood (see :mod:`scorestd.bayes.bounded`):
+
+    - ``"censored"``: the normal model censored at 0 and 1 (a score of 0 is a latent value
+      ≤ 0, a score of 1 one ≥ 1);
+    - ``"hurdle"``: a score is 0 with probability Φ(ζ + γ_system + δ_topic) (probit, with
+      its own crossed effects: ``zero_mu``, ``zero_system_effect``, ``zero_topic_effect``),
+      else 1 with probability ``one_prob`` (where the scores hold ones), else its logit
+      follows the crossed normal model (``mu``, ``system_effect``… on the logit scale).
+
+    Measures with discrete scores (P@k, reciprocal rank, success) are refused by the
+    bounded likelihoods. Every fit holds ``system_score``: each system's expected score
+    on the original scale over the topic population (a new topic), so that rankings,
+    P(best) and pairs are comparable across likelihoods (see
+    :func:`scorestd.bayes.likelihoods.system_scores`); its pointwise log-likelihood and
+    posterior predictive draws are in ``to_arviz(predictive=True)``, and
+    :func:`scorestd.compare_likelihoods` compares fits by PSIS-LOO.
 
     Parameters
     ----------
@@ -332,7 +548,13 @@ def bayes_crossed(
     chain_batch : int, optional
         Chains sampled together (memory); the draws do not depend on it.
     progress : bool, optional
-        Show a ``tqdm`` progress bar. Default: only when standard error is a terminal.
+        Show a progress bar over the iterations. Default: only when standard error is a
+        terminal.
+    likelihood : {"normal", "censored", "hurdle"}
+        The likelihood of the scores (``errors`` and ``heteroscedastic`` are options of
+        ``"normal"``). With ``"hurdle"``, ``priors`` are those of the logit part (defaults
+        relative to the variance of the logits); the zero part has intercept N(0, 2²) and
+        effect variances IG(2, 0.5) on the probit scale.
 
     Returns
     -------
@@ -376,6 +598,7 @@ def bayes_crossed(
     warmup = check_count("warmup", warmup, 0)
     thin = check_count("thin", thin)
     check_option(errors, ErrorDistribution, "errors")
+    likelihood = check_likelihood(likelihood, errors, bool(heteroscedastic))
     nu_value = check_positive("nu", nu) if errors == "student_t" else None
     if chain_batch is not None:
         chain_batch = check_count("chain_batch", chain_batch)
@@ -383,27 +606,29 @@ def bayes_crossed(
     check_scores(cube, "bayes_crossed")
     one = one_measure(cube, measure)
     y = np.asarray(one.values, dtype=float)
-    resolved = resolve_priors(priors, y)
+    measure_name = str(one["measure"].values) if "measure" in one.coords else ""
+    if likelihood != "normal":
+        check_bounded_scores(one, measure_name, likelihood)
+    resolved = resolve_priors(priors, _model_scale(y, likelihood))
     root = root_sequence(seed)
-    show = sys.stderr.isatty() if progress is None else bool(progress)
-    bar = None
-    if show:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=chains * (warmup + draws * thin), desc="bayes_crossed",
-                   unit="it")
-    try:
-        out = sample_crossed(y, resolved, chains=chains, draws=draws, warmup=warmup,
-                             thin=thin, seed=root, nu=nu_value,
-                             heteroscedastic=bool(heteroscedastic),
-                             keep_topics=bool(topic_effects), chain_batch=chain_batch,
-                             progress=None if bar is None else bar.update)
-    finally:
-        if bar is not None:
-            bar.close()
+    with progress_bar(chains * (warmup + draws * thin), "bayes_crossed", show=progress,
+                      unit="it") as job:
+        common = {"chains": chains, "draws": draws, "warmup": warmup, "thin": thin,
+                  "seed": root, "keep_topics": bool(topic_effects), "progress": job.advance}
+        if likelihood == "censored":
+            out = sample_censored(y, resolved, **common)
+        elif likelihood == "hurdle":
+            out = sample_hurdle(y, resolved, zero_part=bool(np.any(y == 0.0)),
+                                one_part=bool(np.any(y == 1.0)), **common)
+        else:
+            out = sample_crossed(y, resolved, nu=nu_value,
+                                 heteroscedastic=bool(heteroscedastic),
+                                 chain_batch=chain_batch, **common)
     attrs = {
-        "model": "y[t,s] = mu + system_effect[s] + topic_effect[t] + e[t,s]",
-        "measure": str(one["measure"].values) if "measure" in one.coords else "",
+        "model": MODELS[likelihood],
+        "likelihood": likelihood,
+        "system_score": SYSTEM_SCORE[likelihood],
+        "measure": measure_name,
         "errors": errors, "nu": nu_value if nu_value is not None else "none",
         "heteroscedastic": int(bool(heteroscedastic)),
         "prior_system": resolved.system.describe(), "prior_topic": resolved.topic.describe(),
@@ -434,6 +659,19 @@ def _posterior(out: dict[str, np.ndarray], one: xr.DataArray, attrs: dict,
     }
     if "beta" in out:
         data["topic_effect"] = ((*cd, TOPIC), out["beta"])
+    if "zero_mu" in out:
+        data["zero_mu"] = (cd, out["zero_mu"])
+        data["zero_system_effect"] = ((*cd, SYSTEM), out["zero_alpha"])
+        data["zero_sigma_system"] = (cd, np.sqrt(out["zero_var_system"]))
+        data["zero_sigma_topic"] = (cd, np.sqrt(out["zero_var_topic"]))
+        if "zero_beta" in out:
+            data["zero_topic_effect"] = ((*cd, TOPIC), out["zero_beta"])
+    if "one_prob" in out:
+        data["one_prob"] = (cd, out["one_prob"])
+    flat = {k: v.reshape(n_chains * n_draws, *v.shape[2:]) for k, v in data_arrays(
+        data).items()}
+    data["system_score"] = ((*cd, SYSTEM), system_scores(
+        attrs["likelihood"], flat).reshape(n_chains, n_draws, -1))
     post = xr.Dataset(data, coords={k: v for k, v in coords.items()
                                     if k != TOPIC or "beta" in out}, attrs=attrs)
     stats = xr.Dataset({"lp": (cd, out["lp"])}, coords={"chain": coords["chain"],
@@ -444,17 +682,26 @@ def _posterior(out: dict[str, np.ndarray], one: xr.DataArray, attrs: dict,
     gated += [name for name, prior in (("sigma_system", priors.system),
                                        ("sigma_topic", priors.topic))
               if prior.fixed is None]
-    gated.append("sigma")
-    diag = diagnostics(post, gated)
-    diag.attrs = {"gated": gated}
+    gated += ["sigma", "system_score"]
+    zero = [name for name in ("zero_system_effect", "zero_mu", "zero_sigma_system",
+                              "zero_sigma_topic") if name in post]
+    diag = diagnostics(post, gated + zero)
+    diag.attrs = {"gated": gated, "zero_part": zero}
     return CrossedPosterior(post, stats, observed, diag)
 
 
-def _gate(fit: CrossedPosterior) -> None:
-    """Warn, naming them, about the parameters that fail the convergence gate."""
-    d = fit.diagnostics
+def data_arrays(data: dict) -> dict[str, np.ndarray]:
+    """The draws of a ``{name: (dims, array)}`` dict by the names that the likelihoods of
+    :mod:`scorestd.bayes.likelihoods` read (``alpha``, ``beta``, …)."""
+    rename = {"system_effect": "alpha", "topic_effect": "beta",
+              "zero_system_effect": "zero_alpha", "zero_topic_effect": "zero_beta"}
+    return {rename.get(k, k): np.asarray(v[1]) for k, v in data.items()}
+
+
+def _failing(d: xr.Dataset, names: list[str]) -> list[str]:
+    """The parameters among ``names`` that fail the gate, with their R-hat and ESS."""
     failing = []
-    for name in d.attrs["gated"]:
+    for name in names:
         rhat = d[f"{name}_rhat"]
         bulk, tail = d[f"{name}_ess_bulk"], d[f"{name}_ess_tail"]
         bad = ((rhat > CONVERGENCE["rhat"]) | (bulk < CONVERGENCE["ess"])
@@ -465,10 +712,31 @@ def _gate(fit: CrossedPosterior) -> None:
                 label += f"[{rhat[rhat.dims[0]].values[index[0]]}]"
             r, b, t = (float(np.atleast_1d(v.values)[index]) for v in (rhat, bulk, tail))
             failing.append(f"{label} (R-hat {r:.3f}, ESS bulk {b:.0f}, tail {t:.0f})")
+    return failing
+
+
+def _shown(failing: list[str]) -> str:
+    return "; ".join(failing[:10]) + (f"; and {len(failing) - 10} more"
+                                      if len(failing) > 10 else "")
+
+
+def _gate(fit: CrossedPosterior) -> None:
+    """Warn, naming them, about the parameters that fail the convergence gate."""
+    d = fit.diagnostics
+    failing = _failing(d, d.attrs["gated"])
     if failing:
-        shown = "; ".join(failing[:10]) + (f"; and {len(failing) - 10} more"
-                                          if len(failing) > 10 else "")
         warn(f"bayes_crossed: the chains have not converged for {len(failing)} "
              f"parameter(s) (R-hat > {CONVERGENCE['rhat']} or bulk/tail ESS < "
-             f"{CONVERGENCE['ess']}): {shown}. Run more draws or a longer warm-up "
+             f"{CONVERGENCE['ess']}): {_shown(failing)}. Run more draws or a longer warm-up "
              f"(draws=, warmup=), or revise the model.")
+    zero = _failing(d, d.attrs.get("zero_part", []))
+    if zero:
+        y = fit.observed_data["score"].values
+        zeros = int(np.sum(y == 0.0))
+        warn(f"bayes_crossed(likelihood='hurdle'): the zero part mixes slowly "
+             f"({zeros} zeros in {int(np.sum(~np.isnan(y)))} scores: latent-variable "
+             f"moves are short when zeros are rare): {_shown(zero)}. Its effects are "
+             f"uncertain beyond what their draws show; the system scores and the logit "
+             f"part passed the gate"
+             + ("" if not failing else " only where not listed above")
+             + ". Run more draws to read the zero part itself.")

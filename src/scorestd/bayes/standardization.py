@@ -14,9 +14,16 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._options import BootstrapOutput, CIKind, Degenerate, check_count, check_option
+from .._options import (
+    BootstrapOutput,
+    CIKind,
+    Degenerate,
+    check_count,
+    check_option,
+    memory_budget,
+)
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
-from ..errors import ScoreDataError, ScorestdError
+from ..errors import OptionError, ScoreDataError, ScorestdError
 from ..kernels import posterior as kp
 from ..kernels.bayesian_bootstrap import (
     bootstrap_ecdf,
@@ -51,6 +58,7 @@ def bayes_standardize(
     ci_prob: float = 0.95,
     ci_kind: CIKind = "eti",
     degenerate: Degenerate = "unstandardized",
+    memory: int | str | None = None,
 ) -> xr.Dataset:
     r"""Posterior of standardized scores under the Bayesian bootstrap of the reference systems.
 
@@ -88,6 +96,10 @@ def bayes_standardize(
     degenerate : {"unstandardized", "nan", "raise"}
         A topic whose reference scores are all equal, as :func:`scorestd.standardize`
         (every reweighting of such a pool is the same, so its draws equal ``estimate``).
+    memory : int or str, optional
+        Memory budget in bytes (``"2GB"``; default :func:`scorestd._options.memory_budget`):
+        with ``output="draws"`` the draws (twice 8 bytes × draws × topics × systems ×
+        measures while the result is built) must fit, checked before any work.
 
     Returns
     -------
@@ -104,6 +116,8 @@ def bayes_standardize(
         reference score.
     ScorestdError
         A model the Bayesian bootstrap does not support.
+    OptionError
+        ``output="draws"`` whose draws do not fit in ``memory``.
 
     Examples
     --------
@@ -120,6 +134,8 @@ def bayes_standardize(
     prob = check_interval(ci_prob, ci_kind)
     instance = _bootstrap_model(model)
     cube = validate(scores)
+    if output == "draws":
+        _check_draws_fit(draws, cube, memory)
     ref = cube if reference is None else _covering(validate(reference, what="reference"),
                                                   cube)
     estimate = instance.standardize(cube, None if reference is None else ref,
@@ -176,6 +192,21 @@ def bayes_standardize(
                  "seed": record, "degenerate_policy": degenerate,
                  **({} if keep_draws else {"ci_prob": prob, "ci_kind": ci_kind})}
     return match_input_dims(res, scores)
+
+
+def _check_draws_fit(draws: int, cube: xr.DataArray, memory: Any) -> None:
+    """Refuse ``output="draws"`` whose array (held twice while the result is built) would
+    not fit in the memory budget, saying how big it is and what to do instead."""
+    budget = memory_budget(memory)
+    need = 2 * 8 * draws * cube.sizes[TOPIC] * cube.sizes[SYSTEM] * cube.sizes[MEASURE]
+    if need > budget:
+        fit = max(1, budget // (need // draws))
+        raise OptionError(
+            f"bayes_standardize(output='draws', draws={draws}) needs about "
+            f"{need / 2**20:,.0f} MiB for {cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} "
+            f"systems × {cube.sizes[MEASURE]} measures, over the memory budget of "
+            f"{budget / 2**20:,.0f} MiB: use draws <= {fit}, output='summary' (no draws "
+            f"kept), or a larger memory= (or $SCORESTD_MEMORY)")
 
 
 def _bootstrap_model(model: Any) -> Model:

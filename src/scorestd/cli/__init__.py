@@ -15,8 +15,10 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from .._progress import quiet
 from .._version import __version__
 from ..errors import ScorestdError, ScorestdWarning
+from ._common import check_outputs
 
 #: Modules of this package that define subcommands.
 COMMANDS: tuple[str, ...] = (
@@ -60,8 +62,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import _common
 
     _common.QUIET = bool(getattr(args, "quiet", False))
-    if _common.QUIET and hasattr(args, "no_progress"):
-        args.no_progress = True
 
     def show(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, ScorestdWarning):
@@ -74,7 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", ScorestdWarning)  # printed, never raised
         warnings.showwarning = show
         try:
-            return int(args.func(args) or 0)
+            check_outputs(args)  # before any reading or computing
+            with quiet(args.quiet or args.no_progress):
+                return int(args.func(args) or 0)
         except BrokenPipeError:  # pragma: no cover - output piped into `head`
             sys.stderr.close()
             return 0

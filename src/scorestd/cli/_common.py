@@ -36,7 +36,10 @@ def add_command(sub: argparse._SubParsersAction, name: str,
     parser = sub.add_parser(name, help=help, description=description)
     parser.set_defaults(func=run)
     parser.add_argument("--quiet", "-q", action="store_true",
-                        help="print only results and errors: no progress bars, no notices")
+                        help="print only results and errors: no progress bars (shown only "
+                             "when standard error is a terminal), no notices")
+    parser.add_argument("--no-progress", action="store_true",
+                        help=argparse.SUPPRESS)  # of earlier releases: no bars, notices kept
     if data:
         add_data_argument(parser)
     return parser
@@ -150,18 +153,66 @@ def check_output(path: str | os.PathLike, *, directory: bool = False) -> Path:
     return check_writable(path, directory=directory)
 
 
+#: Options naming a file a command writes → the kind of file; ``--out`` and
+#: ``--output`` depend on the command (``"cube"``: format from the suffix or ``--to``).
+OUTPUT_OPTIONS: dict[str, str] = {"save_fitted": "netcdf", "save": "netcdf",
+                                  "forest": "figure", "heatmap": "figure"}
+OUT_KINDS: dict[str, str] = {"simulate": "netcdf", "report": "directory",
+                             "experiment": "figure", "swap_rate": "figure",
+                             "discriminative_power": "figure"}
+CUBE_OUTPUT_COMMANDS = ("convert", "standardize")
+#: Options naming a file a command reads.
+INPUT_OPTIONS = ("data", "reference", "fitted", "factors", "groups")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Check every output of a command before it reads or computes anything.
+
+    Each file the command will write must have a suffix fitting its kind, lie in a
+    folder that exists and can be written, and be none of the command's inputs (a
+    result written over its own data is refused).
+    """
+    from ..io.formats import output_format
+    from ..io.paths import check_output_path
+    from ..io.table import table_format
+
+    inputs = []
+    for name in INPUT_OPTIONS:
+        value = getattr(args, name, None)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            inputs.extend(split_list(item) if isinstance(item, str) else [])
+    inputs = [p for p in inputs if Path(p).exists()]
+    command = args.command.replace("-", "_")
+    outputs = {**OUTPUT_OPTIONS, "out": OUT_KINDS.get(command),
+               "output": "cube" if command in CUBE_OUTPUT_COMMANDS else "table"}
+    for name, kind in outputs.items():
+        path = getattr(args, name, None)
+        if not isinstance(path, str) or not path:
+            continue
+        if kind == "directory":
+            if any(_same_path(path, p) for p in inputs):
+                raise ScorestdError(f"{path}: the output folder is also an input")
+            check_output(path, directory=True)
+        elif kind in ("cube", "table", None):
+            if kind == "cube":
+                output_format(path, getattr(args, "to", None))
+            elif kind == "table":
+                table_format(path)
+            check_output_path(path, inputs=inputs)
+        else:
+            check_output_path(path, kind, inputs=inputs)
+
+
+def _same_path(a: str, b: str) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
 def check_figure_path(path: str | None) -> None:
     """Refuse, before any computation, a figure file matplotlib cannot write or place."""
-    if not path:
-        return
-    from matplotlib.backend_bases import FigureCanvasBase
+    if path:
+        from ..io.paths import check_output_path
 
-    suffix = Path(path).suffix.lower().lstrip(".")
-    formats = FigureCanvasBase.get_supported_filetypes()
-    if suffix not in formats:
-        raise ScorestdError(f"{path}: cannot write a figure as {suffix or 'a file without a suffix'!r}; "
-                            f"use one of {', '.join('.' + f for f in sorted(formats))}")
-    check_output(path)
+        check_output_path(path, "figure")
 
 
 def add_test_argument(parser: argparse.ArgumentParser, *, default: str = "paired_t",

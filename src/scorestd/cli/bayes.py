@@ -5,12 +5,20 @@ from __future__ import annotations
 import argparse
 from typing import get_args
 
-from .._options import ErrorDistribution
+from .._options import ErrorDistribution, Likelihood
 from ..dims import MEASURE
 from ..errors import ScorestdError
-from ._common import add_command, load_data, print_table
+from ._common import add_command, check_figure_path, load_data, print_table
 
-COLUMNS = ["mean", "sd", "ci_low", "ci_high", "prob_best", "mean_rank", "rhat", "ess_bulk"]
+COLUMNS = ["score", "score_ci_low", "score_ci_high", "effect", "prob_best", "mean_rank",
+           "rhat", "ess_bulk"]
+LEGEND = {
+    "score": "expected score of the system over the topic population (posterior mean)",
+    "score_ci_low/high": "credible interval of the expected score",
+    "effect": "system effect: its difference from mu, on the model's scale",
+    "prob_best": "posterior probability of the highest expected score",
+    "rhat, ess_bulk": "convergence of the effect (R-hat <= 1.01, ESS >= 400 wanted)",
+}
 PAIR_COLUMNS = ["system", "system2", "mean", "ci_low", "ci_high", "prob_greater",
                 "prob_below_rope", "prob_in_rope", "prob_above_rope"]
 
@@ -37,6 +45,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="degrees of freedom of Student-t residuals (default: 4)")
     p.add_argument("--heteroscedastic", action="store_true",
                    help="one residual variance per system")
+    p.add_argument("--likelihood", choices=get_args(Likelihood), default="normal",
+                   help="likelihood of the scores: normal, censored at 0 and 1, or hurdle "
+                        "(zero/one-inflated logit-normal) (default: normal)")
+    p.add_argument("--compare", action="store_true",
+                   help="fit the normal, censored and hurdle likelihoods and compare them "
+                        "by PSIS-LOO (with how the ranking and the decisions change)")
+    p.add_argument("--ppc", metavar="PATH",
+                   help="print the posterior predictive checks and write their figure")
+    p.add_argument("--reference", metavar="SYSTEM",
+                   help="reference system of the forest plot (default: the best)")
+    p.add_argument("--effects", metavar="PATH",
+                   help="write the forest plot of the system effects (relative to mu)")
     p.add_argument("--ci-prob", type=float, default=0.95,
                    help="probability of the credible intervals (default: 0.95)")
     p.add_argument("--rope", type=float, default=None,
@@ -46,7 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "default: 10; 0: none)")
     p.add_argument("--closed-form", action="store_true",
                    help="closed-form paired posterior of every pair (no model fit)")
-    p.add_argument("--forest", metavar="PATH", help="write the forest plot of system effects")
+    p.add_argument("--forest", metavar="PATH",
+                   help="write the forest plot of each system's difference from the "
+                        "reference system (--reference)")
     p.add_argument("--heatmap", metavar="PATH",
                    help="write the heat map of pairwise probabilities P(A > B)")
     p.add_argument("--save", metavar="PATH",
@@ -55,9 +77,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..bayes import bayes_crossed  # here, not at the top: --help stays light
-    from ..plots.bayes import plot_pair_probabilities, plot_system_effects
+    from ..plots.bayes import (
+        plot_pair_probabilities,
+        plot_predictive_checks,
+        plot_system_differences,
+        plot_system_effects,
+    )
 
-    if args.forest or args.heatmap:
+    figures = [args.forest, args.heatmap, args.effects, args.ppc]
+    for path in figures:  # before any sampling: a bad suffix or folder fails at once
+        check_figure_path(path)
+    if any(figures):
         import matplotlib
 
         matplotlib.use("Agg")  # files only, no window
@@ -65,40 +95,88 @@ def run(args: argparse.Namespace) -> int:
     if args.closed_form:
         return _closed_form(cube, args)
     measures = [str(m) for m in cube[MEASURE].values]
-    if len(measures) > 1 and (args.forest or args.heatmap or args.save):
+    if len(measures) > 1 and (any(figures) or args.save):
         raise ScorestdError(f"the data have several measures {measures}: pick one with "
                             f"--measure to write figures or draws")
+    options = {"chains": args.chains, "draws": args.draws, "warmup": args.warmup,
+               "thin": args.thin, "seed": args.seed}
     for measure in measures:
-        fit = bayes_crossed(cube, measure=measure, chains=args.chains, draws=args.draws,
-                            warmup=args.warmup, thin=args.thin, seed=args.seed,
-                            errors=args.errors, nu=args.nu,
-                            heteroscedastic=args.heteroscedastic)
+        if args.compare:
+            _compare(cube, measure, options, args)
+            continue
+        fit = bayes_crossed(cube, measure=measure, errors=args.errors, nu=args.nu,
+                            heteroscedastic=args.heteroscedastic,
+                            likelihood=args.likelihood, **options)
         attrs = fit.posterior.attrs
-        print(f"measure: {measure}   crossed random effects ({attrs['errors']} errors"
+        model = ("crossed random effects" if args.likelihood == "normal"
+                 else f"crossed random effects, {args.likelihood} likelihood")
+        print(f"measure: {measure}   {model} ({attrs['errors']} errors"
               f"{', per-system variances' if args.heteroscedastic else ''})   chains: "
               f"{attrs['chains']} × {attrs['draws']} draws (warm-up {attrs['warmup']}, "
               f"seed {attrs['seed']})")
-        print(f"system effects ({args.ci_prob:.0%} HDI), best first:")
-        table = fit.summary(ci_prob=args.ci_prob)[COLUMNS]
-        print_table(table)
+        table = fit.summary(ci_prob=args.ci_prob)
+        scale = " (logit scale)" if args.likelihood == "hurdle" else ""
+        print(f"systems, best first: expected scores ({args.ci_prob:.0%} HDI) and effects; "
+              f"mu = {table.attrs['mu']:.4f}{scale}")
+        print_table(table[COLUMNS], legend=LEGEND)
         print()
-        print(f"variance components ({args.ci_prob:.0%} ETI):")
+        print(f"variance components ({args.ci_prob:.0%} ETI){scale}:")
         print_table(fit.variance_components(ci_prob=args.ci_prob).to_dataframe(),
                     floatfmt="{:.6f}")
         print()
         if args.pairs:
             pairs = fit.pairs(ci_prob=args.ci_prob, rope=args.rope)
             _print_pairs(pairs, args.pairs)
+        if args.ppc:
+            checks = fit.predictive_checks(seed=args.seed)
+            print("posterior predictive checks (observed against replicated scores):")
+            print_table(checks.overall)
+            print()
+            plot_predictive_checks(checks, path=args.ppc)
+            print(f"figure written to {args.ppc}")
         if args.forest:
-            plot_system_effects(fit, ci_prob=args.ci_prob, path=args.forest)
+            plot_system_differences(fit, reference=args.reference, ci_prob=args.ci_prob,
+                                    path=args.forest)
             print(f"figure written to {args.forest}")
+        if args.effects:
+            plot_system_effects(fit, ci_prob=args.ci_prob, path=args.effects)
+            print(f"figure written to {args.effects}")
         if args.heatmap:
             plot_pair_probabilities(fit.pairs(), path=args.heatmap)
             print(f"figure written to {args.heatmap}")
         if args.save:
-            fit.to_datatree().to_netcdf(args.save)
+            from ..io.atomic import atomic_netcdf
+
+            atomic_netcdf(fit.to_datatree(), args.save)
             print(f"posterior written to {args.save}")
     return 0
+
+
+def _compare(cube, measure: str, options: dict, args: argparse.Namespace) -> None:
+    from ..bayes import compare_likelihoods
+
+    res = compare_likelihoods(cube, measure=measure, **options)
+    print(f"measure: {measure}   likelihoods compared by PSIS-LOO (all scores)")
+    print_table(res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "p_loo", "weight",
+                           "pareto_k_max", "pareto_k_bad"]])
+    cont = compare_likelihoods(res.fits, cells="continuous")
+    print()
+    print("on the scores strictly inside (0, 1) only (densities under every likelihood):")
+    print_table(cont.table[["rank", "elpd_loo", "se", "elpd_diff", "dse"]])
+    print()
+    print("rank agreement (Kendall's tau_b of the rankings by expected score):")
+    print_table(res.rank_agreement)
+    print()
+    top = res.systems.head(10)
+    top.columns = [f"{lk}:{col}" for lk, col in top.columns]
+    print("expected score, P(best) and mean rank under each likelihood (10 best):")
+    print_table(top)
+    print()
+    print(f"{len(res.decisions)} pair(s) decided (P >= 0.95 either way) under some "
+          f"likelihood but not all" + (":" if len(res.decisions) else ""))
+    if len(res.decisions):
+        print_table(res.decisions.head(args.pairs or len(res.decisions)))
+    print()
 
 
 def _print_pairs(pairs, top: int) -> None:

@@ -74,7 +74,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output_argument(p)
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     er = p.add_argument_group("error-rates options")
     er.add_argument("--n-topics", help="comma-separated topic set sizes (default 25,50,100)")
     er.add_argument("--deltas", help="comma-separated effects δ (default .01,…,.10; "
@@ -132,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
             kwargs = {"trials": args.trials, "seed": args.seed, "measure": args.measure}
         else:
             kwargs = {"trials": args.trials, "seed": args.seed, "batch_size": args.batch_size,
-                      "memory": args.memory, "progress": not args.no_progress}
+                      "memory": args.memory,
+                      "progress": False if args.no_progress else None}
         if args.schemes:
             kwargs["schemes"] = split_list(args.schemes)
         try:
@@ -192,7 +192,9 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     print_table(result.summary().reset_index())
     write_table(result, args)
     if args.save:
-        result.data.to_netcdf(args.save)
+        from ..io.atomic import atomic_netcdf
+
+        atomic_netcdf(result.data, args.save)
         notice(f"rates written to {args.save}")
     if not args.no_figure:
         write_figure(result, args.out or "experiment-error-rates.png", kind=args.plot)

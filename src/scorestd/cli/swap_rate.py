@@ -31,7 +31,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bin-width", type=float, default=0.01, help="bin width (default 0.01)")
     p.add_argument("--threshold", type=float, default=0.05, help="swap rate bound (default 0.05)")
     p.add_argument("--out", "-o", help="write the swap-rate curves to this file")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_output_argument(p)
 
 
@@ -42,8 +41,7 @@ def run(args: argparse.Namespace) -> int:
     check_figure_path(args.out)
     result = swap_rate(load_data(args), schemes=split_list(args.schemes),
                        sizes=split_list(args.sizes, int), trials=args.trials, seed=args.seed,
-                       bin_width=args.bin_width, threshold=args.threshold,
-                       progress=not args.no_progress)
+                       bin_width=args.bin_width, threshold=args.threshold)
     attrs = result.data.attrs
     print(f"swap rate: {attrs['data']} {attrs['measure']}, {args.trials} trials, seed "
           f"{args.seed}; smallest difference with swap rate < {args.threshold:g}")

@@ -30,9 +30,9 @@ from typing import Any, Literal
 
 import numpy as np
 import xarray as xr
-from scipy import stats
+from scipy import special, stats
 from scipy.optimize import brentq
-from statsmodels.stats.power import FTestAnovaPower, TTestIndPower, TTestPower
+from statsmodels.stats.power import TTestIndPower, TTestPower
 
 from .._options import (
     RENAMED_ALTERNATIVES,
@@ -44,12 +44,13 @@ from .._options import (
     check_probability,
 )
 from ..dims import SYSTEM
-from ..errors import OptionError, UnreachableTargetError
+from ..errors import OptionError, ScorestdError, UnreachableTargetError
 from ..mapping import maps_extra_dims
 from .variance import estimate_variance
 
 __all__ = [
     "design_variance",
+    "f_critical",
     "power_function",
     "smallest_n",
     "solve_power",
@@ -148,10 +149,45 @@ def power_function(
                              alternative=alternative),
             d / sd * math.sqrt(n / 2), 2 * n - 2, a, alternative)
     m = check_count("n_systems", n_systems, 2)
-    engine_f = FTestAnovaPower()
-    return lambda d, n, a: float(
-        engine_f.power(effect_size=d / (sd * math.sqrt(2 * m)), nobs=n * m, alpha=a,
-                       k_groups=m))
+
+    def anova_power(d: float, n: float, a: float) -> float:
+        # statsmodels' FTestAnovaPower, with a critical value that stays finite for tiny α
+        df_num, df_denom = m - 1.0, n * m - m
+        nc = (d / (sd * math.sqrt(2 * m))) ** 2 * n * m
+        return float(stats.ncf.sf(f_critical(a, df_num, df_denom), df_num, df_denom, nc))
+
+    return anova_power
+
+
+def f_critical(alpha: float, dfn: float, dfd: float) -> float:
+    """The upper-α critical value of the F distribution, accurate for any α > 0.
+
+    ``scipy.stats.f.isf`` returns ``inf`` below α ≈ 1e-16 (it inverts the lower tail,
+    1 − α, which rounds to 1). The upper tail is a regularized incomplete beta,
+    P(F > f) = I_y(dfd/2, dfn/2) with y = dfd / (dfd + dfn f), inverted directly
+    (and, where scipy's inverse gives up, by a root of the log tail).
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> round(f_critical(0.05, 4, 400), 6), round(float(stats.f.isf(0.05, 4, 400)), 6)
+    (2.394249, 2.394249)
+    >>> f = f_critical(1e-17, 4, 400)  # stats.f.isf gives inf here
+    >>> round(f, 4), float(f"{stats.f.sf(f, 4, 400):.6g}")
+    (23.8756, 1e-17)
+    """
+    y = float(special.betaincinv(dfd / 2.0, dfn / 2.0, alpha))
+    if math.isfinite(y) and 0.0 < y < 1.0:
+        return dfd * (1.0 - y) / (dfn * y)
+    # betaincinv gives up in part of the far tail (NaN): solve log P(F > f) = log α in log f
+    gap = lambda log_f: float(stats.f.logsf(math.exp(log_f), dfn, dfd)) - math.log(alpha)  # noqa: E731
+    high = 1.0
+    while gap(high) > 0.0:
+        if high > 700.0:
+            raise ScorestdError(f"the F critical value at alpha={alpha:g} with ({dfn:g}, "
+                                f"{dfd:g}) degrees of freedom is beyond floating point")
+        high *= 2.0
+    return math.exp(brentq(gap, -50.0, high, xtol=1e-13))
 
 
 def _t_power(power: float, nc: float, df: float, alpha: float, alternative: str) -> float:

@@ -46,7 +46,8 @@ Two methods:
     :math:`n' = 4 z_{\alpha/2}^2 \sigma_t^2/\delta^2` and take the smallest n with
     :math:`2\,t_{\alpha/2}(n-1)\,E[\sqrt{V}]/\sqrt{n} \le \delta`, where
     :math:`E[\sqrt V] = \sigma_t \sqrt{2/(n-1)}\,\Gamma(n/2)/\Gamma((n-1)/2)`.
-    The search moves down as well as up from n', so the answer is the smallest n that
+    The search moves down as well as up from n' (doubling steps, then bisection:
+    a few dozen evaluations whatever n), so the answer is the smallest n that
     satisfies the approximate criterion.
 ``method="exact"``
     The noncentral t / noncentral F power of :mod:`statsmodels.stats.power`
@@ -79,9 +80,9 @@ from .._options import (
     check_positive,
     check_probability,
 )
-from ..errors import OptionError, UnreachableTargetError
+from ..errors import OptionError, ScorestdError, UnreachableTargetError
 from ..mapping import maps_extra_dims
-from .power import design_variance, power_function, smallest_n
+from .power import design_variance, f_critical, power_function, smallest_n
 
 __all__ = [
     "DesignTest",
@@ -112,12 +113,12 @@ def sakai_power_paired_t(n: float, effect_size: float, alpha: float) -> float:
     0.8077
     """
     phi = n - 1.0
-    w = stats.t.isf(alpha / 2.0, phi)
+    w = _finite(stats.t.isf(alpha / 2.0, phi), "the critical t value", n, alpha)
     lam = math.sqrt(n) * effect_size
     scale = math.sqrt(1.0 + w * w / (2.0 * phi))
     shrink = 1.0 - 1.0 / (4.0 * phi)
-    return float(stats.norm.cdf((-w * shrink - lam) / scale)
-                 + stats.norm.sf((w * shrink - lam) / scale))
+    return _finite(stats.norm.cdf((-w * shrink - lam) / scale)
+                   + stats.norm.sf((w * shrink - lam) / scale), "the power", n, alpha)
 
 
 def sakai_power_anova(n: float, n_systems: int, delta: float, alpha: float) -> float:
@@ -142,11 +143,20 @@ def sakai_power_anova(n: float, n_systems: int, delta: float, alpha: float) -> f
     phi_a = n_systems - 1.0
     phi_e = n_systems * (n - 1.0)
     lam = n * delta
-    k = phi_a * stats.f.isf(alpha, phi_a, phi_e) / phi_e
+    k = phi_a * f_critical(alpha, phi_a, phi_e) / phi_e
     c = (phi_a + 2.0 * lam) / (phi_a + lam)  # Patnaik's scale of the numerator χ²
     w = (math.sqrt(k * (2.0 * phi_e - 1.0)) - math.sqrt(2.0 * (phi_a + lam) - c)) / math.sqrt(
         k + c)
-    return float(stats.norm.sf(w))
+    return _finite(stats.norm.sf(w), "the power", n, alpha)
+
+
+def _finite(value: float, what: str, n: float, alpha: float) -> float:
+    """``value`` as a float; a NaN or infinity is an error, not a false "unreachable"."""
+    value = float(value)
+    if not math.isfinite(value):
+        raise ScorestdError(f"{what} is not a finite number at n={n:g}, alpha={alpha:g} "
+                            "(outside the range where it can be computed in floating point)")
+    return value
 
 
 def ci_expected_width(n: float, sd: float, alpha: float) -> float:
@@ -161,7 +171,8 @@ def ci_expected_width(n: float, sd: float, alpha: float) -> float:
     """
     phi = n - 1.0
     c = math.sqrt(2.0 / phi) * math.exp(special.gammaln(n / 2.0) - special.gammaln(phi / 2.0))
-    return float(2.0 * stats.t.isf(alpha / 2.0, phi) * c * sd / math.sqrt(n))
+    crit = _finite(stats.t.isf(alpha / 2.0, phi), "the critical t value", n, alpha)
+    return _finite(2.0 * crit * c * sd / math.sqrt(n), "the expected width", n, alpha)
 
 
 @maps_extra_dims()
@@ -319,14 +330,31 @@ def _lambda_infinity(df: int, alpha: float, beta: float) -> float:
 
 
 def _smallest_from(ok: Any, start: float, max_topics: int, what: str, minimum: int = 2) -> int:
-    """Smallest integer n ≥ ``minimum`` with ``ok(n)``, searching from ``ceil(start)``."""
-    n = min(max(minimum, math.ceil(start)), max_topics)
-    if ok(n):
-        while n > minimum and ok(n - 1):
-            n -= 1
-        return n
-    while not ok(n):
-        if n >= max_topics:
-            raise UnreachableTargetError(f"cannot reach {what} with up to {max_topics} topics")
-        n += 1
-    return n
+    """Smallest integer n ≥ ``minimum`` with ``ok(n)`` (false, then true as n grows).
+
+    From ``ceil(start)``, steps that double bracket the answer, then bisection finds
+    it: O(log n) evaluations, where stepping by one took n of them (minutes for a
+    design far from its start).
+    """
+    n = min(max(minimum, math.ceil(start) if math.isfinite(start) else minimum), max_topics)
+    step = 1
+    if ok(n):  # bracket below: `low` fails (minimum - 1 stands for "fails")
+        low, high = minimum - 1, n
+        while high - step >= minimum:
+            if not ok(high - step):
+                low = high - step
+                break
+            high, step = high - step, 2 * step
+    else:  # bracket above
+        low = n
+        while True:
+            if low >= max_topics:
+                raise UnreachableTargetError(f"cannot reach {what} with up to {max_topics} topics")
+            high = min(low + step, max_topics)
+            if ok(high):
+                break
+            low, step = high, 2 * step
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if ok(mid) else (mid, high)
+    return high

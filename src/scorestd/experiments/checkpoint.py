@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from .._progress import progress_bar
 from ..errors import OptionError, ScoreDataError
 from ..io.atomic import atomic_output
 
@@ -45,13 +45,14 @@ class Study:
     arguments : mapping
         Everything the numbers depend on (seed included), JSON-serialisable.
     total : int
-        Trials of the whole study (for the progress bar and its ETA).
+        Trials of the whole study.
     folder : path, optional
         Where finished chunks are written and read back; ``None``: nothing is written.
     progress : bool, optional
-        One progress bar over the whole study (default: when standard error is a
-        terminal). Chunks read back are taken off its total, so its ETA counts only the
-        work left.
+        A progress bar per cell (default: when standard error is a terminal); run
+        inside a job's bar (:func:`scorestd._progress.progress_bar`, as
+        :func:`~scorestd.error_rates` does) each cell moves its share of that one bar.
+        Chunks read back count as done.
 
     Raises
     ------
@@ -80,9 +81,8 @@ class Study:
         self.arguments = json.loads(json.dumps(dict(arguments), default=_plain))
         self.arguments["chunk_blocks"] = CHUNK_BLOCKS
         self.folder = None if folder is None else Path(folder)
-        self.show = sys.stderr.isatty() if progress is None else bool(progress)
+        self.show = progress
         self.total = int(total)
-        self.bar = None
         if self.folder is not None:
             self._open_folder()
 
@@ -116,20 +116,8 @@ class Study:
         self.close()
 
     def close(self) -> None:
-        """Close the progress bar (the study may still be resumed from its folder)."""
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-
-    def _progress(self, desc: str | None):
-        if self.show and self.bar is None:
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=self.total, unit="trial", unit_scale=True,
-                            desc="study", dynamic_ncols=True)
-        if self.bar is not None and desc:
-            self.bar.set_description(desc)
-        return self.bar
+        """Nothing to release: each cell's bar closes with the cell (the study may be
+        resumed from its folder at any time)."""
 
     def run(self, cell: str, kept: np.ndarray,
             compute: Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]],
@@ -140,20 +128,17 @@ class Study:
         counts of the given blocks (arrays that add up), the same for the same blocks.
         """
         kept = np.asarray(kept)
-        self._progress(desc)
         total: dict[str, np.ndarray] | None = None
-        for start in range(0, len(kept), CHUNK_BLOCKS):
-            blocks = np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
-            counts = self._read(cell, start // CHUNK_BLOCKS, blocks, kept)
-            if counts is None:
-                counts = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
-                self._write(cell, start // CHUNK_BLOCKS, blocks, kept, counts)
-                if self.bar is not None:
-                    self.bar.update(int(kept[blocks].sum()))
-            elif self.bar is not None:  # done before: not part of the work left
-                self.bar.total -= int(kept[blocks].sum())
-                self.bar.refresh()
-            total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
+        # a bar per cell: inside an enclosing job (error_rates) it moves that job's share
+        with progress_bar(int(kept.sum()), desc or cell, show=self.show, unit="trial") as bar:
+            for start in range(0, len(kept), CHUNK_BLOCKS):
+                blocks = np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
+                counts = self._read(cell, start // CHUNK_BLOCKS, blocks, kept)
+                if counts is None:
+                    counts = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
+                    self._write(cell, start // CHUNK_BLOCKS, blocks, kept, counts)
+                bar.advance(int(kept[blocks].sum()))  # a chunk done before counts as done
+                total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
         return total
 
     def _path(self, cell: str, chunk: int) -> Path:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
-import sys
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -39,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from .._options import DEFAULT_MEMORY, MEMORY_ENV, check_count, memory_budget
+from .._progress import Progress, progress_bar
 from ..kernels.blas import single_threaded_blas
 from ..kernels.seeds import child_sequence, root_sequence
 from ..kernels.workspace import Workspace, reusing_buffers
@@ -232,8 +232,9 @@ def run_batches(
         Memory budget of one batch (:func:`memory_budget`; default 256 MiB or
         ``$SCORESTD_MEMORY``).
     progress : bool, optional
-        Show a ``tqdm`` progress bar over the batches. Default: only when standard error
-        is a terminal.
+        Show a progress bar over the trials. Default: only when standard error is a
+        terminal. Inside a larger job (a study of many runs) that job's one bar moves
+        instead.
     client : distributed.Client, optional
         Run the batches as tasks on this ``dask.distributed`` cluster: the trials are
         cut into about two tasks per worker, each worker runs the batches of its tasks
@@ -267,23 +268,25 @@ def run_batches(
                       else trials_per_batch(trial_bytes, memory, trials))
     else:
         batch_size = check_count("batch_size", batch_size)
-    show = sys.stderr.isatty() if progress is None else bool(progress)
-    if client is None:
-        slices = batch_slices(trials, batch_size)
-        with reusing_buffers(Workspace()):
-            results = _run_local(compute, data, parts, slices, _progress(slices, show, desc))
-    else:
-        results = _run_on_cluster(compute, parts, trials, batch_size, data, client, show,
-                                  desc)
+    with progress_bar(trials, desc or "trials", show=progress, unit="trial") as job:
+        if client is None:
+            with reusing_buffers(Workspace()):
+                results = _run_local(compute, data, parts, batch_slices(trials, batch_size),
+                                     job)
+        else:
+            results = _run_on_cluster(compute, parts, trials, batch_size, data, client, job)
     return _concatenate(results)
 
 
-def _run_local(compute, data, parts, slices, iterate=None) -> list[dict[str, np.ndarray]]:
+def _run_local(compute, data, parts, slices, job: Progress | None = None
+               ) -> list[dict[str, np.ndarray]]:
     """``compute`` on every batch, in this process, with a single-threaded BLAS."""
     results = []
     with single_threaded_blas():
-        for sl in slices if iterate is None else iterate:
+        for sl in slices:
             results.append(compute(data, *_batch_arrays(parts, sl)))
+            if job is not None:
+                job.advance(sl.stop - sl.start)
     return results
 
 
@@ -304,7 +307,7 @@ def _concatenate(results: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {name: np.concatenate([r[name] for r in results]) for name in results[0]}
 
 
-def _run_on_cluster(compute, parts, trials, batch_size, data, client, show, desc):
+def _run_on_cluster(compute, parts, trials, batch_size, data, client, job: Progress):
     """Submit about :data:`TASKS_PER_WORKER` tasks per worker, each a run of batches;
     the data goes to every worker once."""
     from distributed import as_completed
@@ -314,14 +317,14 @@ def _run_on_cluster(compute, parts, trials, batch_size, data, client, show, desc
     tasks = batch_slices(trials, per_task)
     # a one-element list, so that a tuple of arrays travels as one object
     shared = client.scatter([data], broadcast=True)[0] if data is not None else None
-    futures = [
+    futures = {
         client.submit(_worker_task, compute, shared, batch_size, *(p[sl] for p in parts),
-                      pure=False)
+                      pure=False): sl.stop - sl.start
         for sl in tasks
-    ]
-    for _ in _progress(as_completed(futures), show, desc, total=len(futures)):
-        pass
-    return client.gather(futures)
+    }
+    for future in as_completed(futures):
+        job.advance(futures[future])
+    return client.gather(list(futures))
 
 
 _WORKER = threading.local()
@@ -363,14 +366,6 @@ def _worker_task(compute, data, batch_size, *indices) -> dict[str, np.ndarray]:
     with reusing_buffers(ws):
         results = _run_local(compute, data, indices, batch_slices(len(indices[0]), batch_size))
     return _concatenate(results)
-
-
-def _progress(iterable, show: bool, desc: str | None, total: int | None = None):
-    if not show:
-        return iterable
-    from tqdm.auto import tqdm
-
-    return tqdm(iterable, total=total, desc=desc, unit="batch")
 
 
 def _check_trials(trials: int) -> int:

@@ -51,6 +51,7 @@ import xarray as xr
 from scipy import special, stats
 
 from .._options import SimulationCopula, check_count, check_option, memory_budget
+from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning
 from ..io.figures import save_figure
@@ -539,7 +540,8 @@ def error_rates(
     batch_size : int, optional
         Blocks of 64 trials per batch, overriding ``memory``.
     progress : bool, optional
-        Progress bar (default: when standard error is a terminal).
+        One progress bar over the whole study (default: when standard error is a
+        terminal).
     client : distributed.Client, optional
         Run the batches on a dask cluster.
     results_dir : path, optional
@@ -612,27 +614,36 @@ def error_rates(
                   folder=results_dir, progress=progress)
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
               "progress": progress, "client": client, "study": study}
-    for m, measure in enumerate(measures):
-        pool = _pool(cubes, measure, copula)
-        warned += pool.failures
-        families[measure] = pool.families
-        design = _type1_design(pool)
-        for k, n in enumerate(sizes):
-            child = child_sequence(root, m, k, 0)
-            out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
-                       cell=f"type1_{measure}_n{n}", **kwargs)
-            valid1[m, k] = out["valid"]
-            type1[m, k] = out["reject"] / out["valid"][:, None, None]
-        for j in range(n_d):
-            design2 = _type2_design(pool, float(deltas_arr[j]))
+    # one bar over the study: fitting a collection's margins costs about as much as
+    # 2000 trials (measured on adhoc8, ap, five tests, B = 2000)
+    fit_cost = 2000 * len(cubes)
+    total = len(measures) * (fit_cost + len(sizes) * (trials + n_d * trials_type2))
+    with progress_bar(total, "error rates", show=progress, unit=None) as job:
+        for m, measure in enumerate(measures):
+            with job.part(fit_cost):
+                pool = _pool(cubes, measure, copula)
+            warned += pool.failures
+            families[measure] = pool.families
+            design = _type1_design(pool)
             for k, n in enumerate(sizes):
-                child = child_sequence(root, m, k, j + 1)
-                out = _run(design2, pool, n, trials_type2, child,
-                           desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}",
-                           cell=f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}", **kwargs)
-                valid2[m, k, j] = out["valid"]
-                power[m, k, j] = out["reject"] / out["valid"][:, None, None]
-                type3[m, k, j] = out["wrong"] / out["valid"][:, None]
+                child = child_sequence(root, m, k, 0)
+                with job.part(trials):
+                    out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
+                               cell=f"type1_{measure}_n{n}", **kwargs)
+                valid1[m, k] = out["valid"]
+                type1[m, k] = out["reject"] / out["valid"][:, None, None]
+            for j in range(n_d):
+                design2 = _type2_design(pool, float(deltas_arr[j]))
+                for k, n in enumerate(sizes):
+                    child = child_sequence(root, m, k, j + 1)
+                    with job.part(trials_type2):
+                        out = _run(design2, pool, n, trials_type2, child,
+                                   desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}",
+                                   cell=f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}",
+                                   **kwargs)
+                    valid2[m, k, j] = out["valid"]
+                    power[m, k, j] = out["reject"] / out["valid"][:, None, None]
+                    type3[m, k, j] = out["wrong"] / out["valid"][:, None]
     study.close()
     coords = {"measure": list(measures), "n_topics": sizes, "test": list(tests),
               "tails": list(TAILS), "alpha": alphas_arr}

@@ -22,6 +22,7 @@ import pandas as pd
 import xarray as xr
 
 from .._options import check_count, check_probability
+from .._progress import progress_bar
 from ..design import topic_set_size
 from ..kernels.seeds import child_sequence, seed_record
 from ..kernels.t_decisions import paired_t_complete
@@ -152,35 +153,42 @@ def topic_set_validation(
     from ..simulation.simulator import simulate
 
     root = _random.root_sequence(seed)
-    truth = simulate(sim, n_topics=truth_topics, trials=1,
-                     seed=child_sequence(root, 0)).values[0, :, :, 0]
-    i, j = np.triu_indices(len(sim.systems), k=1)
-    rows = {k: [] for k in ("n_topics", "promised_power", "achieved_power", "achieved_se",
-                            "pairs", "trial_power")}
-    from scipy import stats
+    # one bar: the large collection, then each scheme's trials (the cost is the draws)
+    sizes = {scheme: int(topic_set_size(sim.observed, min_diff=min_diff, alpha=alpha,
+                                        beta=beta, schemes=[scheme]).values.ravel()[0])
+             for scheme in schemes}
+    with progress_bar(truth_topics + trials * sum(sizes.values()), "topic set validation",
+                      unit=None) as job:
+        with job.part(truth_topics):
+            truth = simulate(sim, n_topics=truth_topics, trials=1,
+                             seed=child_sequence(root, 0)).values[0, :, :, 0]
+        i, j = np.triu_indices(len(sim.systems), k=1)
+        rows = {k: [] for k in ("n_topics", "promised_power", "achieved_power", "achieved_se",
+                                "pairs", "trial_power")}
+        from scipy import stats
 
-    for s, scheme in enumerate(schemes):
-        model = scheme_model(scheme)
-        n = int(topic_set_size(sim.observed, min_diff=min_diff, alpha=alpha, beta=beta,
-                               schemes=[scheme]).values.ravel()[0])
-        true_means = _standardize(model, truth).mean(axis=0)
-        diff = np.abs(true_means[i] - true_means[j])
-        near = np.abs(diff - min_diff) <= tolerance * min_diff
-        cubes = simulate(sim, n_topics=n, trials=trials,
-                         seed=child_sequence(root, 1 + s)).values[..., 0]
-        t, df = paired_t_complete(_standardize(model, cubes))
-        crit = stats.t.ppf(1 - alpha / 2, df)
-        with np.errstate(invalid="ignore"):  # a NaN t (no variance) is no rejection
-            by_trial = ((np.abs(t[:, near]) > crit).mean(axis=1) if near.any()
-                        else np.full(trials, np.nan))
-        # the pairs of one trial share its topics, the trials are independent: the
-        # Monte Carlo SE is that of the mean of the trials' rates
-        power = float(by_trial.mean())
-        se = float(by_trial.std(ddof=1) / np.sqrt(trials)) if trials > 1 else np.nan
-        for key, value in (("n_topics", n), ("promised_power", 1 - beta),
-                           ("achieved_power", power), ("achieved_se", se),
-                           ("pairs", int(near.sum())), ("trial_power", by_trial)):
-            rows[key].append(value)
+        for s, scheme in enumerate(schemes):
+            model = scheme_model(scheme)
+            n = sizes[scheme]
+            true_means = _standardize(model, truth).mean(axis=0)
+            diff = np.abs(true_means[i] - true_means[j])
+            near = np.abs(diff - min_diff) <= tolerance * min_diff
+            with job.part(trials * n):
+                cubes = simulate(sim, n_topics=n, trials=trials,
+                                 seed=child_sequence(root, 1 + s)).values[..., 0]
+            t, df = paired_t_complete(_standardize(model, cubes))
+            crit = stats.t.ppf(1 - alpha / 2, df)
+            with np.errstate(invalid="ignore"):  # a NaN t (no variance) is no rejection
+                by_trial = ((np.abs(t[:, near]) > crit).mean(axis=1) if near.any()
+                            else np.full(trials, np.nan))
+            # the pairs of one trial share its topics, the trials are independent: the
+            # Monte Carlo SE is that of the mean of the trials' rates
+            power = float(by_trial.mean())
+            se = float(by_trial.std(ddof=1) / np.sqrt(trials)) if trials > 1 else np.nan
+            for key, value in (("n_topics", n), ("promised_power", 1 - beta),
+                               ("achieved_power", power), ("achieved_se", se),
+                               ("pairs", int(near.sum())), ("trial_power", by_trial)):
+                rows[key].append(value)
     data = xr.Dataset({k: (("scheme", "trial")[:np.ndim(v)], np.asarray(v))
                        for k, v in rows.items()},
                       coords={"scheme": list(schemes), "trial": np.arange(trials)},

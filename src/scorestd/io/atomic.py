@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-from .paths import check_writable
+from .paths import check_output_path, check_writable
 
-__all__ = ["atomic_output"]
+__all__ = ["atomic_netcdf", "atomic_output", "interrupts_deferred"]
 
 
 @contextlib.contextmanager
@@ -66,3 +69,66 @@ def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) until the body is done, then raise :class:`KeyboardInterrupt`.
+
+    HDF5 (under netCDF) is not interruptible: a :class:`KeyboardInterrupt` raised
+    while the library holds its lock can leave the process waiting on that lock for
+    ever. Inside this block an interrupt is only noted; it takes effect (with the
+    handler that was installed before) as soon as the block ends. Off the main thread,
+    where Python never delivers signals, the block runs as it is.
+
+    Examples
+    --------
+    >>> import signal
+    >>> done = []
+    >>> try:
+    ...     with interrupts_deferred():
+    ...         signal.raise_signal(signal.SIGINT)
+    ...         done.append("the body ran to its end")
+    ... except KeyboardInterrupt:
+    ...     done.append("then the interrupt")
+    >>> done
+    ['the body ran to its end', 'then the interrupt']
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        if callable(previous):
+            previous(signal.SIGINT, None)  # the default handler raises KeyboardInterrupt
+        elif previous != signal.SIG_IGN:
+            raise KeyboardInterrupt
+
+
+def atomic_netcdf(data: Any, path: str | os.PathLike, **to_netcdf: Any) -> Path:
+    """Write an xarray object (DataArray, Dataset, DataTree) to a netCDF file, whole or not at all.
+
+    The file is written beside ``path`` and renamed into place (:func:`atomic_output`),
+    with Ctrl-C held during the HDF5 calls (:func:`interrupts_deferred`): an interrupt
+    leaves the previous file as it was, no partial file, and no process stuck in the
+    HDF5 lock. The suffix must be a netCDF one (``.nc`` …). Keyword arguments go to
+    ``data.to_netcdf``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import xarray as xr
+    >>> path = atomic_netcdf(xr.Dataset({"x": ("i", [1.0, 2.0])}),
+    ...                      pathlib.Path(tempfile.mkdtemp()) / "x.nc")
+    >>> xr.load_dataset(path)["x"].values.tolist()
+    [1.0, 2.0]
+    """
+    final = check_output_path(path, "netcdf")
+    with atomic_output(final) as tmp, interrupts_deferred():
+        data.to_netcdf(tmp, **to_netcdf)
+    return final

@@ -16,7 +16,7 @@ from typing import get_args
 from .._options import DecimalMark, Delimiter, check_option
 from ..errors import OptionError
 
-__all__ = ["Dialect", "sniff"]
+__all__ = ["Dialect", "csv_error", "sniff"]
 
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d*,\d+(?:[eE][-+]?\d+)?\s*$")
 _DECIMAL_POINT = re.compile(r"^\s*[-+]?\d*\.\d+(?:[eE][-+]?\d+)?\s*$")
@@ -81,4 +81,21 @@ def _sniff_delimiter(sample: list[str]) -> str:
 
 
 def _split(line: str, delimiter: str) -> list[str]:
-    return next(csv.reader([line], delimiter=delimiter), [])
+    try:
+        return next(csv.reader([line], delimiter=delimiter), [])
+    except csv.Error:  # e.g. a field over the csv module's limit: the reader names the line
+        return line.split(delimiter)
+
+
+def csv_error(exc: csv.Error) -> str:
+    """What a :class:`csv.Error` means for a score file, in words (the caller adds the line).
+
+    Examples
+    --------
+    >>> csv_error(csv.Error("field larger than field limit (131072)"))
+    'a field longer than 131,072 characters (is this a score file?)'
+    """
+    text = str(exc)
+    if text.startswith("field larger than field limit"):
+        return f"a field longer than {csv.field_size_limit():,} characters (is this a score file?)"
+    return f"not a CSV line: {text}"

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from .atomic import atomic_output
+from .paths import check_output_path
+
 __all__ = ["save_figure"]
 
 
 def save_figure(fig: Any, path: Any, *, dpi: int = 120, tight: bool = True) -> Any:
     """Write the matplotlib figure ``fig`` to ``path`` when one is given; return ``path``.
 
-    The format comes from the suffix (matplotlib's rule); ``tight`` trims the white margin.
+    The format comes from the suffix, which must be one matplotlib writes (checked
+    before drawing); ``tight`` trims the white margin. The file is written whole or not
+    at all (:func:`~scorestd.io.atomic.atomic_output`).
 
     Examples
     --------
@@ -27,5 +32,8 @@ def save_figure(fig: Any, path: Any, *, dpi: int = 120, tight: bool = True) -> A
     >>> plt.close(fig)
     """
     if path is not None:
-        fig.savefig(path, dpi=dpi, **({"bbox_inches": "tight"} if tight else {}))
+        out = check_output_path(path, "figure")
+        with atomic_output(out) as tmp:
+            fig.savefig(tmp, format=out.suffix.lower().lstrip("."), dpi=dpi,
+                        **({"bbox_inches": "tight"} if tight else {}))
     return path

@@ -23,21 +23,23 @@ from ._common import head_lines
 from .dialect import sniff
 from .matrix_csv import read_matrix_csv, write_matrix_csv
 from .netcdf import read_netcdf, write_netcdf
-from .paths import check_writable
+from .paths import FILE_SUFFIXES, check_output_path
 from .tidy import ATTRS_PREFIX, read_long_csv, read_parquet, write_long_csv, write_parquet
 from .trec_eval import read_trec_eval
 
 __all__ = ["FORMATS", "OUTPUT_SUFFIXES", "detect_format", "load", "output_format", "save"]
 
 FORMATS: tuple[str, ...] = get_args(Format)
-NETCDF_SUFFIXES = frozenset({".nc", ".nc4", ".netcdf", ".cdf"})
-CSV_SUFFIXES = frozenset({".csv", ".tsv", ".txt"})
-PARQUET_SUFFIXES = frozenset({".parquet", ".pq"})
+NETCDF_SUFFIXES = frozenset(FILE_SUFFIXES["netcdf"])
+CSV_SUFFIXES = frozenset(FILE_SUFFIXES["csv"])
+PARQUET_SUFFIXES = frozenset(FILE_SUFFIXES["parquet"])
 #: Output suffixes → the format :func:`save` writes.
 OUTPUT_SUFFIXES = {**dict.fromkeys(NETCDF_SUFFIXES, "netcdf"),
                    **dict.fromkeys((".csv", ".tsv"), "long"),
                    **dict.fromkeys(PARQUET_SUFFIXES, "parquet")}
 _WRITABLE = ("netcdf", "long", "matrix", "parquet")
+#: The kind of file (a key of FILE_SUFFIXES) each written format is.
+_FILE_KIND = {"netcdf": "netcdf", "long": "csv", "matrix": "csv", "parquet": "parquet"}
 
 
 def detect_format(path: str | os.PathLike) -> str:
@@ -160,6 +162,9 @@ def output_format(path: str | os.PathLike, format: str | None = None) -> str:
     ScoreDataError
         For a suffix that names no supported format (``.xlsx``, ``.json`` …) or an
         unknown ``format``.
+    OptionError
+        For a ``format`` whose files have another suffix (``format="netcdf"`` and
+        ``scores.csv``).
 
     Examples
     --------
@@ -173,6 +178,7 @@ def output_format(path: str | os.PathLike, format: str | None = None) -> str:
     if format is not None:
         if format not in _WRITABLE:
             raise ScoreDataError(f"cannot write format {format!r}; choose one of {_WRITABLE}")
+        check_output_path(path, _FILE_KIND[format])
         return format
     suffix = Path(path).suffix.lower()
     if suffix not in OUTPUT_SUFFIXES:
@@ -195,8 +201,9 @@ def save(
     ``.nc`` netCDF (with checksums), ``.csv`` long CSV, ``.tsv`` long tab-separated,
     ``.parquet`` a long table (needs ``pyarrow``); ``format="matrix"`` writes one
     measure as a topic-by-system CSV. Any other suffix is an error, raised before
-    anything is written, and so is a directory that does not exist or cannot be
-    written to.
+    anything is written, and so is a suffix that does not fit ``format`` and a
+    directory that does not exist or cannot be written to. The file is written whole
+    or not at all: an error or Ctrl-C half-way leaves the previous file as it was.
 
     Examples
     --------
@@ -207,7 +214,7 @@ def save(
     '.nc'
     """
     fmt = output_format(path, format)
-    p = check_writable(path)
+    p = check_output_path(path, _FILE_KIND[fmt])
     if fmt == "netcdf":
         return write_netcdf(cube, p)
     if fmt == "long":

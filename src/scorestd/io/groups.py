@@ -6,6 +6,7 @@ import csv
 import os
 
 from ..errors import ScoreDataError
+from .dialect import csv_error
 
 __all__ = ["read_groups"]
 
@@ -45,7 +46,8 @@ def read_groups(path: str | os.PathLike) -> dict[str, str]:
     groups: dict[str, str] = {}
     seen_at: dict[str, int] = {}
     with open(path, newline="", encoding="utf-8") as fh:
-        for line_no, row in enumerate(csv.reader(fh), start=1):
+        reader = csv.reader(fh)
+        for line_no, row in enumerate(_rows(reader, path), start=1):
             if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
                 continue
             fields = [field.strip() for field in row]
@@ -62,3 +64,15 @@ def read_groups(path: str | os.PathLike) -> dict[str, str]:
                                      f"{seen_at[run]})", path=path, line=line_no)
             groups[run], seen_at[run] = group, line_no
     return groups
+
+
+def _rows(reader, path):
+    """The rows of ``reader``; a line the csv module cannot read is an error naming it."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise ScoreDataError(csv_error(exc), path=path, line=reader.line_num) from None
+        yield row

@@ -15,7 +15,9 @@ from ..errors import ScoreDataError
 from ..measures import measure_info
 from ..score_cube import labelled, validate
 from ._common import count_lines, existing_file, file_dialect, open_text, parse_score, text_lines
-from .paths import check_writable
+from .atomic import atomic_output
+from .dialect import csv_error
+from .paths import check_output_path
 
 __all__ = ["read_matrix_csv", "write_matrix_csv"]
 
@@ -167,7 +169,9 @@ def write_matrix_csv(
     scores : xarray.DataArray
         A cube or 2-D ``(topic, system)`` array.
     path : str or os.PathLike
-        Output file.
+        Output file (``.csv``, ``.tsv`` or ``.txt``), written whole or not at all
+        (:func:`scorestd.io.atomic.atomic_output`): an error or Ctrl-C leaves the
+        previous file as it was.
     measure : str, optional
         The measure to write; required when the cube has more than one.
     topic_column : bool
@@ -189,6 +193,7 @@ def write_matrix_csv(
     topic,a,b
     401,0.5,0.25
     """
+    out = check_output_path(path, "csv")
     c = validate(scores, check_range=False)  # a writer writes what it is given
     if measure is None:
         if c.sizes[MEASURE] != 1:
@@ -200,8 +205,7 @@ def write_matrix_csv(
     if measure not in c[MEASURE].values:
         raise ScoreDataError(f"unknown measure {measure!r}; the cube has {c[MEASURE].values.tolist()}")
     matrix = c.sel({MEASURE: measure}).values
-    out = check_writable(path)
-    with out.open("w", newline="", encoding="utf-8") as fh:
+    with atomic_output(out) as tmp, tmp.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         systems = c[SYSTEM].values.tolist()
         writer.writerow(["topic", *systems] if topic_column else systems)
@@ -223,7 +227,7 @@ def _next_row(reader, path: Path, *, required: bool = True) -> list[str] | None:
             raise ScoreDataError("file is empty", path=path) from None
         return None
     except csv.Error as exc:
-        raise ScoreDataError(f"not a CSV line: {exc}", path=path,
+        raise ScoreDataError(csv_error(exc), path=path,
                              line=reader.line_num) from None
 
 

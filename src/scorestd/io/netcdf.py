@@ -19,7 +19,8 @@ from ..dims import CUBE_DIMS, CUBE_NAME
 from ..errors import ScoreDataError
 from ..score_cube import validate
 from ._common import existing_file
-from .paths import check_writable
+from .atomic import atomic_netcdf
+from .paths import check_output_path
 
 __all__ = ["DIGEST_ATTR", "content_digest", "read_netcdf", "write_netcdf"]
 
@@ -36,7 +37,9 @@ def write_netcdf(scores: xr.DataArray, path: str | os.PathLike) -> Path:
     store); anything else is an error naming the attribute. Extra dims (the ``trial`` of
     a simulated collection, a ``collection`` …) are written as they are. The scores are stored with
     Fletcher-32 chunk checksums and the content's SHA-256 digest
-    (:func:`content_digest`) in ``attrs["scorestd_digest"]``.
+    (:func:`content_digest`) in ``attrs["scorestd_digest"]``. The file is written
+    whole or not at all (:func:`scorestd.io.atomic.atomic_netcdf`): an error or Ctrl-C
+    leaves the previous file as it was.
 
     Examples
     --------
@@ -55,10 +58,9 @@ def write_netcdf(scores: xr.DataArray, path: str | os.PathLike) -> Path:
                 f"attribute {key!r} holds a {type(value).__name__}, which netCDF cannot store "
                 "(use a string, a number or a list of them)"
             )
-    out = check_writable(path)
+    out = check_output_path(path, "netcdf")
     c = c.assign_attrs({DIGEST_ATTR: content_digest(c)})
-    c.to_netcdf(out, engine="netcdf4", encoding={CUBE_NAME: {"fletcher32": True}})
-    return out
+    return atomic_netcdf(c, out, engine="netcdf4", encoding={CUBE_NAME: {"fletcher32": True}})
 
 
 def content_digest(scores: xr.DataArray) -> str:

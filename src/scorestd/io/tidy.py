@@ -21,8 +21,10 @@ from ..errors import ScoreDataError
 from ..frames import COLUMN_ALIASES, id_like, role_of
 from ..score_cube import validate
 from ._common import existing_file, file_dialect, open_text, undecodable_line
+from .atomic import atomic_output
+from .dialect import csv_error
 from .long_rows import BLOCK_ROWS, LongRows, paused_gc
-from .paths import check_writable
+from .paths import check_output_path
 
 __all__ = ["from_dataframe", "read_long_csv", "read_parquet", "to_dataframe", "write_long_csv",
            "write_parquet"]
@@ -230,7 +232,8 @@ def write_long_csv(scores: xr.DataArray, path: str | os.PathLike, *,
     The first line is ``# scorestd-attrs: {json}`` so that :func:`read_long_csv`
     restores the provenance; values keep full precision (the shortest text that reads
     back as the same float); missing scores are empty. Rows are written in blocks of
-    :data:`WRITE_BLOCK`, so memory stays bounded whatever the size of the cube.
+    :data:`WRITE_BLOCK`, so memory stays bounded whatever the size of the cube. The
+    file is written whole or not at all (:func:`scorestd.io.atomic.atomic_output`).
 
     Examples
     --------
@@ -241,8 +244,8 @@ def write_long_csv(scores: xr.DataArray, path: str | os.PathLike, *,
     >>> read_long_csv(p).identical(c)
     True
     """
+    out = check_output_path(path, "csv")
     c = validate(scores, copy=False, check_range=False)  # a writer writes what it is given
-    out = check_writable(path)
     quote = _quoter(delimiter)
     topics = [quote(t) for t in c[TOPIC].values.tolist()]
     measures = [quote(m) for m in c[MEASURE].values.tolist()]
@@ -250,7 +253,7 @@ def write_long_csv(scores: xr.DataArray, path: str | os.PathLike, *,
     suffixes = [f"{delimiter}{t}{delimiter}{m}{delimiter}" for t in topics for m in measures]
     per_system = len(suffixes)
     values = c.transpose(SYSTEM, TOPIC, MEASURE).values.reshape(c.sizes[SYSTEM], per_system)
-    with out.open("w", newline="", encoding="utf-8") as fh:
+    with atomic_output(out) as tmp, tmp.open("w", newline="", encoding="utf-8") as fh:
         fh.write(ATTRS_PREFIX + json.dumps(_jsonable(c.attrs), ensure_ascii=False) + "\n")
         fh.write(delimiter.join((SYSTEM, TOPIC, MEASURE, "value")) + "\n")
         block = max(1, WRITE_BLOCK // max(per_system, 1))
@@ -357,7 +360,7 @@ def _next_rows(reader, n: int, path: Path, header_lines: int) -> list[list[str]]
     try:
         return _decoded(path, lambda: list(itertools.islice(reader, n)))
     except csv.Error as exc:
-        raise ScoreDataError(f"not a CSV line: {exc}", path=path,
+        raise ScoreDataError(csv_error(exc), path=path,
                              line=reader.line_num + header_lines) from None
 
 
@@ -399,11 +402,12 @@ def write_parquet(scores: xr.DataArray, path: str | os.PathLike) -> Path:
     True
     """
     _require_pyarrow()
+    out = check_output_path(path, "parquet")
     c = validate(scores, copy=False, check_range=False)
-    out = check_writable(path)
     frame = to_dataframe(c)
     frame.attrs = {"scorestd": json.dumps(_jsonable(c.attrs), ensure_ascii=False)}
-    frame.to_parquet(out, engine="pyarrow", index=False)
+    with atomic_output(out) as tmp:
+        frame.to_parquet(tmp, engine="pyarrow", index=False)
     return out
 
 

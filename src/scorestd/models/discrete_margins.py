@@ -7,25 +7,26 @@ sorted support.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 import numpy as np
 from scipy import optimize, special
 
-from ..errors import ScorestdError
+from ..measures import measure_info
 from .margins import DiscreteMargin
 
 __all__ = ["BetaBinomialMargin", "OrderedKernelMargin", "support_of"]
-
-_PRECISION = re.compile(r"^p(?:@|_|\.)?(\d+)$")
 
 
 def support_of(measure: str, *, run_length: int = 1000) -> np.ndarray | None:
     """The sorted support of a discrete measure, ``None`` for a continuous one.
 
-    ``p10``, ``P@10``, ``P_10`` → ``{0, 0.1, …, 1}``; ``rr`` (also ``recip_rank``) →
-    ``{0} ∪ {1/r : r = run_length, …, 1}``.
+    The measure is looked up in the one registry of measure names
+    (:func:`scorestd.measure_info`), so every toolkit's spelling gives the same answer:
+    ``p10``, ``P_10`` (trec_eval), ``P@10`` (ir_measures), ``precision@10`` (ranx) →
+    ``{0, 0.1, …, 1}``; ``rr``, ``recip_rank``, ``mrr`` → ``{0} ∪ {1/r : r = run_length,
+    …, 1}``, and ``RR@10``, ``mrr@10`` the same up to rank 10; ``success@10`` → ``{0, 1}``.
+    Measures of your own declared with :func:`scorestd.register_measure` count too.
 
     Examples
     --------
@@ -33,16 +34,22 @@ def support_of(measure: str, *, run_length: int = 1000) -> np.ndarray | None:
     [0.0, 0.1, 0.2]
     >>> support_of("rr").size, support_of("ap")
     (1001, None)
+    >>> support_of("precision@5").tolist() == support_of("P_5").tolist()
+    True
+    >>> support_of("RR@10").size
+    11
     """
-    name = str(measure).strip().lower()
-    if name in ("rr", "recip_rank", "mrr"):
-        return np.concatenate([[0.0], 1.0 / np.arange(run_length, 0, -1)])
-    match = _PRECISION.match(name)
-    if match:
-        k = int(match.group(1))
-        if k < 1:
-            raise ScorestdError(f"cannot read a cutoff from measure {measure!r}")
+    info = measure_info(str(measure).strip())
+    if info is None:
+        return None
+    if info.support == "multiples":
+        k = int(info.cutoff)
         return np.arange(k + 1) / k
+    if info.support == "reciprocal":
+        depth = int(info.cutoff) if info.cutoff else run_length
+        return np.concatenate([[0.0], 1.0 / np.arange(depth, 0, -1)])
+    if info.support == "integers" and np.isfinite(info.upper):
+        return np.arange(info.lower, info.upper + 1.0)
     return None
 
 

@@ -21,6 +21,8 @@ import xarray as xr
 from .._options import Degenerate
 from ..dims import MEASURE, TOPIC
 from ..errors import ScoreDataError
+from ..io.atomic import atomic_output
+from ..io.paths import check_output_path
 from ..mapping import maps_extra_dims
 from ..score_cube import validate
 from ._base import FittedModel
@@ -86,12 +88,14 @@ def write_factors(
     >>> (d / "m.csv").read_text().splitlines()[0]
     'topic,ap,ndcg'
     """
+    paths = (check_output_path(means_path, "csv"),
+             check_output_path(sds_path, "csv", inputs=[means_path]))
     ds = _as_factors(factors)
-    paths = (Path(means_path), Path(sds_path))
     for var, path in zip(("mean", "sd"), paths, strict=True):
         frame = ds[var].transpose(TOPIC, MEASURE).to_pandas()
         frame.index.name, frame.columns.name = TOPIC, None
-        frame.to_csv(path, float_format="%.17g")
+        with atomic_output(path) as tmp:
+            frame.to_csv(tmp, float_format="%.17g")
     return paths
 
 

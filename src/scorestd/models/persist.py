@@ -11,6 +11,8 @@ import xarray as xr
 
 from .._options import Degenerate
 from ..errors import ScoreDataError
+from ..io.atomic import atomic_netcdf
+from ..io.paths import check_output_path
 from ._base import FittedModel
 from .registry import get_model
 
@@ -25,7 +27,8 @@ def write_fitted(fitted: FittedModel, path: str | os.PathLike) -> Path:
     fitted : FittedModel
         E.g. ``get_model("empirical").fit(reference)``.
     path : str or os.PathLike
-        The file to write.
+        The netCDF file to write (``.nc``), whole or not at all: an error or Ctrl-C
+        leaves the previous file as it was.
 
     Returns
     -------
@@ -41,13 +44,12 @@ def write_fitted(fitted: FittedModel, path: str | os.PathLike) -> Path:
     >>> read_fitted(path).model
     Uniform(A=0.2, B=0.5)
     """
-    path = Path(path)
+    path = check_output_path(path, "netcdf")
     params = fitted.params.copy()
     # The options of this fit win over any copied from the parameters it was built from.
     params.attrs = {**params.attrs, "model": fitted.name,
                     **{k: v for k, v in fitted.model.options.items() if v is not None}}
-    params.to_netcdf(path)
-    return path
+    return atomic_netcdf(params, path)
 
 
 def read_fitted(path: str | os.PathLike) -> FittedModel:

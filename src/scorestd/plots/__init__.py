@@ -9,6 +9,8 @@ from .bayes import (
     plot_pair_probabilities,
     plot_posterior_differences,
     plot_posterior_ranks,
+    plot_predictive_checks,
+    plot_system_differences,
     plot_system_effects,
 )
 from .design import plot_topic_set_size
@@ -20,7 +22,9 @@ __all__ = [
     "plot_pair_probabilities",
     "plot_posterior_differences",
     "plot_posterior_ranks",
+    "plot_predictive_checks",
     "plot_standardization",
+    "plot_system_differences",
     "plot_system_effects",
     "plot_topic_distributions",
     "plot_topic_set_size",

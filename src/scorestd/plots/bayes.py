@@ -17,7 +17,7 @@ from ..bayes.crossed import CrossedPosterior
 from ..errors import ScorestdError
 
 __all__ = ["plot_pair_probabilities", "plot_posterior_differences", "plot_posterior_ranks",
-           "plot_system_effects"]
+           "plot_predictive_checks", "plot_system_differences", "plot_system_effects"]
 
 
 def _fit(fit: Any) -> CrossedPosterior:
@@ -169,3 +169,79 @@ def plot_posterior_ranks(fit: CrossedPosterior, *, top: int | None = None, ax: A
     (6, 6)
     """
     return _figures.ranks_figure(_fit(fit), top=top, ax=ax, path=path)
+
+
+def plot_system_differences(fit: CrossedPosterior, *, reference: str | None = None,
+                            ci_prob: float = 0.95, ci_kind: str = "hdi",
+                            top: int | None = None, ax: Any = None, path: Any = None) -> Any:
+    """Forest plot of each system's expected score minus a reference system's.
+
+    The intervals are those of the differences (unlike the effects of
+    :func:`plot_system_effects`, whose overlap says nothing about a pair), with
+    P(system > reference) on the right and the pairs decided at 0.975 in red.
+
+    Parameters
+    ----------
+    fit : CrossedPosterior
+        The fitted model (any likelihood: its ``system_score`` draws).
+    reference : str, optional
+        The reference system; default: the one with the highest expected score.
+    ci_prob, ci_kind
+        Probability and kind (``"hdi"``, ``"eti"``) of the intervals.
+    top : int, optional
+        Only the ``top`` systems closest to the reference.
+    ax, path
+        Axes to draw on; file to save to.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6))
+    >>> fit = scorestd.bayes_crossed(ap, chains=2, draws=400, warmup=100, seed=1)
+    >>> ax = plot_system_differences(fit, reference="run1")
+    >>> len(ax.get_yticklabels()), ax.get_title()
+    (5, 'Differences from run1 (ap)')
+    """
+    return _figures.system_differences_figure(_fit(fit), reference=reference, ci_prob=ci_prob,
+                                              ci_kind=ci_kind, top=top, ax=ax, path=path)
+
+
+def plot_predictive_checks(checks: Any, *, axes: Any = None, path: Any = None) -> Any:
+    """Posterior predictive checks, observed against replicated, in four panels.
+
+    The distribution of the scores (with the shares of zeros and of scores below 0 or
+    above 1), the per-system means and sds and the per-topic means, each against its
+    95% posterior predictive interval.
+
+    Parameters
+    ----------
+    checks : PredictiveChecks or CrossedPosterior
+        ``fit.predictive_checks()``, or a fit (its checks are computed).
+    axes : array of 4 matplotlib Axes, optional
+    path : str or path, optional
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6))
+    >>> fit = scorestd.bayes_crossed(ap, chains=2, draws=300, warmup=100, seed=1)
+    >>> axes = plot_predictive_checks(fit)
+    >>> axes[0].get_title()
+    'Distribution of scores'
+    """
+    from ..bayes.comparison import PredictiveChecks
+
+    if isinstance(checks, CrossedPosterior):
+        checks = checks.predictive_checks()
+    if not isinstance(checks, PredictiveChecks):
+        raise ScorestdError(f"expected fit.predictive_checks() or a fit of "
+                            f"scorestd.bayes_crossed, got {type(checks).__name__}")
+    return _figures.predictive_checks_figure(checks, axes=axes, path=path)

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..io.figures import save_figure
 from ..kernels.correlation import kendall_tau_b, pearson
@@ -25,6 +26,22 @@ def _pair_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     i, j = np.triu_indices(x.shape[-1], k=1)
     xi, xj = np.swapaxes(x[..., i], -1, -2), np.swapaxes(x[..., j], -1, -2)
     return kendall_tau_b(xi, xj), pearson(xi, xj)
+
+
+def _mean_pair_stats(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_pair_stats` of each trial of ``(N, T, S)`` scores, averaged over the trials
+    where it is defined; one trial at a time (memory of one trial's pairs, a bar)."""
+    sums = [np.zeros(values.shape[-1] * (values.shape[-1] - 1) // 2) for _ in range(2)]
+    counts = [np.zeros_like(sums[0]) for _ in range(2)]
+    with progress_bar(len(values), "diagnostics", unit="trial") as job:
+        for trial in values:
+            for k, stat in enumerate(_pair_stats(trial)):
+                ok = np.isfinite(stat)
+                sums[k][ok] += stat[ok]
+                counts[k] += ok
+            job.advance(1)
+    with np.errstate(invalid="ignore", divide="ignore"):  # NaN where no trial defines it
+        return sums[0] / counts[0], sums[1] / counts[1]
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,7 +143,7 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
     values = np.asarray(sims.values[..., 0], dtype=np.float64)  # (N, T, S)
     obs = np.asarray(simulator.observed.values, dtype=np.float64)
     obs_tau, obs_r = _pair_stats(obs)
-    sim_tau, sim_r = _pair_stats(values[:max_trials])
+    sim_tau, sim_r = _mean_pair_stats(values[:max_trials])
     i, j = np.triu_indices(len(simulator.systems), k=1)
     data = {
         "observed_mean": (SYSTEM, obs.mean(axis=0)),
@@ -135,8 +152,8 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
         "simulated_var": (SYSTEM, values.reshape(-1, values.shape[-1]).var(axis=0)),
         "true_mean": (SYSTEM, simulator.margins.mean),
         "true_var": (SYSTEM, simulator.margins.var),
-        "observed_tau": (PAIR, obs_tau), "simulated_tau": (PAIR, np.nanmean(sim_tau, axis=0)),
-        "observed_r": (PAIR, obs_r), "simulated_r": (PAIR, np.nanmean(sim_r, axis=0)),
+        "observed_tau": (PAIR, obs_tau), "simulated_tau": (PAIR, sim_tau),
+        "observed_r": (PAIR, obs_r), "simulated_r": (PAIR, sim_r),
     }
     if hasattr(simulator.copula, "kendall_tau"):
         data["copula_tau"] = (PAIR, simulator.copula.kendall_tau[i, j])

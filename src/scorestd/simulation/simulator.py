@@ -9,7 +9,6 @@ score, the mean of ``F_s``, is known: the ground truth of error-rate studies.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,6 +18,7 @@ import pandas as pd
 import xarray as xr
 
 from .._options import MarginCriterion, SimulationCopula, check_count, check_option, memory_budget
+from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..kernels import seeds
 from ..models.margins import MarginFamily
@@ -188,7 +188,7 @@ def simulate(
     dask : bool
         Return a lazy dask-backed array, one chunk of trials per dask chunk.
     progress : bool, optional
-        A progress bar over the chunks (default: when standard error is a terminal;
+        A progress bar over the trials (default: when standard error is a terminal;
         never with ``dask``).
 
     Returns
@@ -232,13 +232,10 @@ def simulate(
         values = da.concatenate(parts, axis=0)[..., np.newaxis]
     else:
         values = np.empty((trials, n_topics, n_sys, 1))
-        show = sys.stderr.isatty() if progress is None else bool(progress)
-        if show and len(bounds) > 1:
-            from tqdm.auto import tqdm
-
-            bounds = tqdm(bounds, desc="simulate", unit="chunk")
-        for a, b in bounds:
-            values[a:b, ..., 0] = simulator._draw(root, a, b, n_topics)
+        with progress_bar(trials, "simulate", show=progress, unit="trial") as job:
+            for a, b in bounds:
+                values[a:b, ..., 0] = simulator._draw(root, a, b, n_topics)
+                job.advance(b - a)
     measure = simulator.margins.measure
     return xr.DataArray(
         values, dims=(TRIAL, TOPIC, SYSTEM, MEASURE),

@@ -1,0 +1,397 @@
+r"""Gibbs samplers of the crossed model for scores bounded in [0, 1], in numpy.
+
+Two likelihoods, each built from *latent crossed components*: a crossed normal model
+:math:`x_{ts} = \mu + \alpha_s + \beta_t + \varepsilon_{ts}` on a complete latent matrix
+``x`` whose cells are observed exactly, known only to lie above or below a bound, or
+missing. Each iteration draws the unobserved cells given the parameters (truncated or
+plain normals), then the parameters given the completed matrix with the balanced-design
+step of :mod:`scorestd.bayes.gibbs` (all locations jointly, then the variances), from
+running row and column sums (no per-iteration allocation of the matrix for the sparse
+components).
+
+- **censored** (Tobit at 0 and 1): one component on the scores; a score of 0 is a latent
+  value ≤ 0, a score of 1 a latent value ≥ 1.
+- **hurdle** (zero- and one-inflated logit-normal): a probit component for P(score = 0)
+  (latent ``z ~ N(η, 1)``, score 0 iff ``z > 0``: Albert & Chib 1993), where there are
+  ones a probit component for P(score = 1 | score > 0), and a normal component on the
+  logit of the scores in (0, 1). In each component the cells it does not model (the
+  zeros and ones for the logit part; the zeros for the one part) are drawn from the
+  model (data augmentation of missing cells), which keeps every step balanced.
+
+Truncated normals are drawn as "a plain normal, kept when it falls on the right side,
+else an inverse-cdf draw from the truncated tail": a mixture that has exactly the
+truncated distribution and costs one normal per cell plus one uniform per rejected cell.
+
+Randomness: chain ``c`` uses ``SeedSequence(seed).spawn(chains)[c]`` only (its own
+generators for the components' parameters and for the latent cells), so the draws of a
+chain do not depend on the other chains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+from ..kernels.blas import single_threaded_blas
+from ..kernels.seeds import root_sequence
+from .gibbs import BLOCK_ITERATIONS, CrossedPriors, VariancePrior, _FastStep
+
+__all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "upper_truncated_normal"]
+
+#: Priors of a probit component: intercept N(0, 2²), effect variances IG(2, 0.5) (sd of
+#: the effects around 0.5 on the probit scale), residual variance fixed at 1.
+PROBIT_PRIORS = CrossedPriors(VariancePrior(2.0, 0.5), VariancePrior(2.0, 0.5),
+                              VariancePrior(fixed=1.0), mu=(0.0, 2.0))
+
+
+def upper_truncated_normal(b: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Standard normal draws conditioned on ``X ≤ b``, by the inverse cdf of uniforms ``u``.
+
+    Far in the lower tail (``b < -35``, where the cdf underflows) ``b − X`` is
+    exponential with rate ``|b|`` to within 1/b².
+
+    Examples
+    --------
+    >>> x = upper_truncated_normal(np.full(4, -1.0), np.array([0.1, 0.4, 0.7, 0.99]))
+    >>> bool(np.all(x <= -1.0)), bool(np.all(np.diff(x) > 0))
+    (True, True)
+    """
+    b = np.asarray(b, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = special.ndtri(special.ndtr(b) * u)
+        far = b < -35.0
+        if np.any(far):
+            x = np.where(far, b + np.log(u) / np.abs(b), x)
+    return np.minimum(x, b)
+
+
+class _Component:
+    """A crossed normal model on a latent matrix with exact, bounded and free cells.
+
+    ``values`` holds the exact cells (``NaN`` elsewhere); ``sign`` is +1 for a cell known
+    to be ≥ ``bound``, −1 for ≤ ``bound``, 0 for an exact or free cell. ``dense``
+    components (every cell latent: probit parts) work on whole ``(C, T, S)`` arrays;
+    sparse ones keep the sums of their exact cells and update only the latent cells.
+    """
+
+    def __init__(self, values: np.ndarray, sign: np.ndarray, bound: np.ndarray,
+                 priors: CrossedPriors, n_chains: int) -> None:
+        self.n_t, self.n_s = values.shape
+        self.priors = priors
+        self.step = _FastStep(np.zeros(values.shape), priors)
+        exact = ~np.isnan(values)
+        self.latent = np.flatnonzero(~exact)  # flat indices of the latent cells
+        self.t_idx, self.s_idx = np.divmod(self.latent, self.n_s)
+        self.sign = sign.ravel()[self.latent].astype(float)
+        self.bound = np.where(sign == 0, 0.0, bound).ravel()[self.latent]
+        self.flip = np.where(self.sign == 0, 1.0, self.sign)
+        self.positive = self.sign > 0
+        free = self.sign == 0
+        self.free_offset = np.where(free, -np.inf, 0.0) if free.any() else None
+        self.dense = self.latent.size == values.size
+        fill = np.where(exact, values, 0.0)
+        self.base_row = fill.sum(axis=1)
+        self.base_col = fill.sum(axis=0)
+        self.base_ss = float(np.sum(fill * fill))
+        # initial latent cells: at their bound, or the mean of the exact cells
+        centre = float(np.mean(values[exact])) if exact.any() else 0.0
+        start = np.where(self.sign != 0, self.bound, centre)
+        self.x = np.broadcast_to(start, (n_chains, self.latent.size)).copy()
+        self.fixed_residual = priors.residual.fixed
+
+    # -- sufficient statistics of the completed matrix -----------------------------
+    def _statistics(self):
+        c, n_t, n_s = self.x.shape[0], self.n_t, self.n_s
+        if self.dense:
+            x = self.x.reshape(c, n_t, n_s)
+            row, col = x.sum(axis=2), x.sum(axis=1)
+            ss = np.einsum("cij,cij->c", x, x)
+        else:
+            row = self.base_row + np.bincount(
+                (np.arange(c)[:, None] * n_t + self.t_idx).ravel(), self.x.ravel(),
+                minlength=c * n_t).reshape(c, n_t)
+            col = self.base_col + np.bincount(
+                (np.arange(c)[:, None] * n_s + self.s_idx).ravel(), self.x.ravel(),
+                minlength=c * n_s).reshape(c, n_s)
+            ss = self.base_ss + np.einsum("ck,ck->c", self.x, self.x)
+        n = n_t * n_s
+        grand = row.sum(axis=1) / n
+        rs = col / n_t - grand[:, None]
+        ct = row / n_s - grand[:, None]
+        sse = ss - n * grand ** 2 - n_t * np.sum(rs * rs, 1) - n_s * np.sum(ct * ct, 1)
+        return grand, rs, ct, np.maximum(sse, 0.0)
+
+    def initial(self, rngs: list[np.random.Generator]) -> dict[str, np.ndarray]:
+        grand, rs, ct, sse = self._statistics()
+        st = self.step
+        st.grand, st.rs, st.ct, st.sse = grand[0], rs[0], ct[0], float(sse[0])
+        state = st.initial(rngs)
+        if self.fixed_residual is not None:
+            state["ve"] = np.full(len(rngs), self.fixed_residual)
+        return state
+
+    def update_parameters(self, state, z, g):
+        """Locations and variances given the completed matrix."""
+        st = self.step
+        st.grand, st.rs, st.ct, st.sse = self._statistics()
+        return st.update(state, z, g, None)
+
+    def update_latent(self, state, normals: np.ndarray, uniforms) -> None:
+        """Draw the latent cells given the parameters (``normals``: ``(C, K)``)."""
+        if not self.latent.size:
+            return
+        if self.dense:  # a probit part: unit variance, bound 0, every cell latent
+            mu, alpha, beta = state["mu"], state["alpha"], state["beta"]
+            c = len(mu)
+            rss = np.einsum("ck,ck->c", normals, normals)
+            # the candidate x = η + n, in place; kept where it has the sign it must have
+            x = normals.reshape(c, self.n_t, self.n_s)
+            x += (mu[:, None] + beta)[:, :, None]
+            x += alpha[:, None, :]
+            x = x.reshape(c, -1)
+            bad = np.less(x, 0.0) == self.positive
+            if self.free_offset is not None:
+                bad &= self.sign != 0
+            if bad.any():
+                rows, cols = np.nonzero(bad)
+                eta = mu[rows] + alpha[rows, self.s_idx[cols]] + beta[rows, self.t_idx[cols]]
+                sign = self.sign[cols]
+                # v = sign·(x − η) must be ≥ −sign·η: drawn from that tail instead
+                v = -upper_truncated_normal(sign * eta, uniforms(rows))
+                old = x[rows, cols] - eta
+                rss += np.bincount(rows, v * v - old * old, minlength=c)
+                x[rows, cols] = eta + sign * v
+            self.rss = rss
+            self.x = x
+            return
+        eta = (state["mu"][:, None] + state["alpha"][:, self.s_idx]
+               + state["beta"][:, self.t_idx])
+        sd = np.sqrt(np.broadcast_to(state["ve"], (eta.shape[0],)))[:, None]
+        # constrained cells: v = sign·(x − η)/sd is a standard normal that must be ≥
+        # a = sign·(bound − η)/sd; free cells: v = (x − η)/sd
+        v = normals * self.flip
+        a = self.sign * (self.bound - eta) / sd
+        bad = (self.sign != 0) & (v < a)
+        if bad.any():
+            rows, cols = np.nonzero(bad)
+            v[rows, cols] = -upper_truncated_normal(-a[rows, cols], uniforms(rows))
+        self.x = eta + sd * (self.flip * v)
+
+    def expand(self, state, gamma: np.ndarray, uniform: np.ndarray) -> None:
+        """Parameter-expanded move of a probit part (Liu & Wu 1999; Liu & Sabatti 2000).
+
+        The latent values, the locations and the effects' sds are rescaled together by
+        g > 0 (signs, hence the data, unchanged). Given everything else, u = g² has the
+        density ∝ u^(p−1) exp(−A u/2 − B/u), p = (N + 1)/2 − a_system − a_topic,
+        A = Σ(z − η)² + μ²/s_μ², B = b_system/σ²_system + b_topic/σ²_topic: drawn by
+        Metropolis–Hastings with the Gamma(p, A/2) proposal (``gamma``: a standard
+        gamma draw of shape p), accepted with probability min(1, exp(B/u₀ − B/u)).
+        This frees the intercept and the effects' scale, which plain Albert–Chib moves
+        by steps of order 1/√N when zeros are rare.
+        """
+        p = self.priors
+        big_a = self.rss + (state["mu"] / p.mu[1]) ** 2
+        big_b = p.system.scale / state["vs"] + p.topic.scale / state["vt"]
+        u = 2.0 * gamma / big_a
+        accept = np.log(uniform) < big_b * (1.0 - 1.0 / u)  # (u₀ = 1: the current scale)
+        g = np.where(accept, np.sqrt(u), 1.0)
+        self.x *= g[:, None]
+        state["mu"] = state["mu"] * g
+        state["alpha"] = state["alpha"] * g[:, None]
+        state["beta"] = state["beta"] * g[:, None]
+        state["vs"] = state["vs"] * g * g
+        state["vt"] = state["vt"] * g * g
+
+    @property
+    def expandable(self) -> bool:
+        p = self.priors
+        return (self.dense and p.mu is not None and p.mu[0] == 0.0
+                and p.system.fixed is None and p.topic.fixed is None)
+
+    @property
+    def expansion_shape(self) -> float:
+        p = self.priors
+        return (self.n_t * self.n_s + 1) / 2.0 - p.system.shape - p.topic.shape
+
+    def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
+        return self.step.record(state, keep_topics)
+
+
+def _uniform_source(gens: list[np.random.Generator]) -> Callable[[np.ndarray], np.ndarray]:
+    """Uniforms for the rejected cells, each chain's from its own generator (in order)."""
+
+    def draw(rows: np.ndarray) -> np.ndarray:
+        out = np.empty(rows.size)
+        counts = np.bincount(rows, minlength=len(gens))
+        order = np.argsort(rows, kind="stable")
+        start = 0
+        for c, k in enumerate(counts):
+            if k:
+                out[order[start:start + k]] = gens[c].random(k)
+                start += k
+        return out
+
+    return draw
+
+
+def _run(components: dict[str, _Component], *, seqs: list[np.random.SeedSequence],
+         draws: int, warmup: int, thin: int, keep_topics: bool,
+         progress: Callable[[int], None] | None) -> dict[str, np.ndarray]:
+    """Run the components' joint Gibbs sampler; draws keyed ``<part>/<name>``.
+
+    Chain ``c`` draws from ``seqs[c]``'s first four children only."""
+    chains = len(seqs)
+    kids = [s.spawn(4) for s in seqs]
+    par_gen = [np.random.default_rng(k[0]) for k in kids]
+    lat_gen = [np.random.default_rng(k[1]) for k in kids]
+    uni = _uniform_source([np.random.default_rng(k[2]) for k in kids])
+    px_gen = [np.random.default_rng(k[3]) for k in kids]
+    init_gen = [np.random.default_rng(k[0].spawn(1)[0]) for k in kids]
+    parts = list(components.items())
+    n_norm = [c.step.n_normal for _, c in parts]
+    shapes = np.concatenate([c.step.gamma_shapes for _, c in parts])
+    n_lat = [c.latent.size for _, c in parts]
+    px = [comp.expandable for _, comp in parts]
+    px_shapes = np.array([comp.expansion_shape for _, comp in parts if comp.expandable])
+    states = {name: comp.initial(init_gen) for name, comp in parts}
+    kept: dict[str, list[np.ndarray]] = {}
+    iterations = warmup + draws * thin
+    per_iteration = 8 * chains * (sum(n_norm) + shapes.size + sum(n_lat))
+    size = max(1, min(iterations, BLOCK_ITERATIONS, (1 << 25) // max(per_iteration, 1)))
+    lat = np.empty((chains, size, sum(n_lat)))
+    done = 0
+    with single_threaded_blas():
+        while done < iterations:
+            n = min(size, iterations - done)
+            z = np.stack([g.standard_normal((n, sum(n_norm))) for g in par_gen], 1)
+            gam = np.stack([g.standard_gamma(shapes, size=(n, shapes.size))
+                            for g in par_gen], 1)
+            for c, g in enumerate(lat_gen):
+                g.standard_normal(out=lat[c, :n])
+            if px_shapes.size:
+                pxg = np.stack([g.standard_gamma(px_shapes, size=(n, px_shapes.size))
+                                for g in px_gen], 1)
+                pxu = np.stack([g.random((n, px_shapes.size)) for g in px_gen], 1)
+            for k in range(n):
+                zo = go = lo = xo = 0
+                for (name, comp), nz, nl, expand in zip(parts, n_norm, n_lat, px,
+                                                        strict=True):
+                    ng = comp.step.gamma_shapes.size
+                    states[name] = comp.update_parameters(
+                        states[name], z[k][:, zo:zo + nz], gam[k][:, go:go + ng])
+                    comp.update_latent(states[name], lat[:, k, lo:lo + nl], uni)
+                    if expand:
+                        comp.expand(states[name], pxg[k][:, xo], pxu[k][:, xo])
+                        xo += 1
+                    zo, go, lo = zo + nz, go + ng, lo + nl
+                it = done + k
+                if it >= warmup and (it - warmup + 1) % thin == 0:
+                    for name, comp in parts:
+                        for key, value in comp.record(states[name], keep_topics).items():
+                            kept.setdefault(f"{name}/{key}", []).append(value)
+            done += n
+            if progress is not None:
+                progress(n * chains)
+    return {key: np.stack(values, axis=1) for key, values in kept.items()}
+
+
+def sample_censored(y: np.ndarray, priors: CrossedPriors, *, chains: int = 4,
+                    draws: int = 2000, warmup: int = 1000, thin: int = 1, seed: Any = None,
+                    keep_topics: bool = True,
+                    progress: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+    """Draws of the crossed model censored at 0 and 1 for a ``(T, S)`` matrix in [0, 1].
+
+    ``NaN`` cells are missing (drawn from the model, not in the likelihood). Returns the
+    keys of :func:`scorestd.bayes.gibbs.sample_crossed` (``mu``, ``alpha``, ``beta``,
+    ``var_system``, ``var_topic``, ``var_residual``, ``lp``: the complete-data log
+    density, latent scores included).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.clip(0.2 + rng.normal(0, 0.1, (10, 1)) + [0.0, 0.1, 0.2]
+    ...             + rng.normal(0, 0.1, (10, 3)), 0, 1)
+    >>> pri = CrossedPriors(VariancePrior(1, 0.01), VariancePrior(1, 0.01),
+    ...                     VariancePrior(1, 0.01))
+    >>> out = sample_censored(y, pri, chains=2, draws=200, warmup=100, seed=1)
+    >>> out["alpha"].shape
+    (2, 200, 3)
+    """
+    y = np.asarray(y, dtype=float)
+    sign = np.where(y <= 0.0, -1, np.where(y >= 1.0, 1, 0))
+    bound = np.where(y <= 0.0, 0.0, 1.0)
+    values = np.where((sign == 0) & ~np.isnan(y), y, np.nan)
+    comp = _Component(values, np.where(np.isnan(y), 0, sign), bound, priors, chains)
+    out = _run({"main": comp}, seqs=root_sequence(seed).spawn(chains), draws=draws,
+               warmup=warmup, thin=thin, keep_topics=keep_topics, progress=progress)
+    return {key.split("/", 1)[1]: value for key, value in out.items()}
+
+
+def sample_hurdle(y: np.ndarray, priors: CrossedPriors, *, zero_part: bool = True,
+                  one_part: bool = False, probit_priors: CrossedPriors = PROBIT_PRIORS,
+                  chains: int = 4, draws: int = 2000, warmup: int = 1000, thin: int = 1,
+                  seed: Any = None, keep_topics: bool = True,
+                  progress: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+    """Draws of the zero- (and one-) inflated logit-normal crossed model.
+
+    A score is 0 with probability Φ(ζ + γ_s + δ_t) (the zero part: probit, crossed
+    system and topic effects); else, with ``one_part``, it is 1 with probability π (one
+    probability for all cells, Beta(1, 1) prior: ones are rare in IR measures and carry
+    too little information for effects of their own); else its logit is normal with the
+    crossed model. ``priors`` are those of the logit-normal part (on the logit scale); the
+    zero part has ``probit_priors``.
+
+    Returns the logit part's draws under the keys of
+    :func:`scorestd.bayes.gibbs.sample_crossed`, the zero part's as ``zero_mu``,
+    ``zero_alpha``, ``zero_beta``, ``zero_var_system``, ``zero_var_topic``, ``one_prob``
+    ``(C, D)`` with ``one_part``, and ``lp``: the complete-data log density (latent
+    values included).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = 1 / (1 + np.exp(-(-1 + rng.normal(0, 0.5, (12, 3)))))
+    >>> y[0, 0] = y[5, 2] = 0.0
+    >>> pri = CrossedPriors(VariancePrior(1, 0.1), VariancePrior(1, 0.1),
+    ...                     VariancePrior(1, 0.1))
+    >>> out = sample_hurdle(y, pri, chains=2, draws=200, warmup=100, seed=1)
+    >>> out["zero_alpha"].shape, out["alpha"].shape
+    ((2, 200, 3), (2, 200, 3))
+    """
+    y = np.asarray(y, dtype=float)
+    observed = ~np.isnan(y)
+    interior = observed & (y > 0.0) & (y < 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logit = np.where(interior, special.logit(np.where(interior, y, 0.5)), np.nan)
+    comps = {}
+    if zero_part:  # latent > 0 iff the score is 0
+        sign = np.where(observed, np.where(y == 0.0, 1, -1), 0)
+        comps["zero"] = _Component(np.full(y.shape, np.nan), sign, np.zeros(y.shape),
+                                   probit_priors, chains)
+    comps["main"] = _Component(logit, np.zeros(y.shape, dtype=int), np.zeros(y.shape),
+                               priors, chains)
+    seqs = root_sequence(seed).spawn(chains)
+    out = _run(comps, seqs=seqs, draws=draws, warmup=warmup, thin=thin,
+               keep_topics=keep_topics, progress=progress)
+    result: dict[str, np.ndarray] = {}
+    lp = 0.0
+    for key, value in out.items():
+        part, name = key.split("/", 1)
+        if name == "lp":
+            lp = lp + value
+        elif part == "main":
+            result[name] = value
+        elif name != "var_residual":
+            result[f"{part}_{name}"] = value
+    if one_part:  # its own factor of the likelihood: independent conjugate draws
+        ones = int(np.sum(observed & (y == 1.0)))
+        others = int(np.sum(observed & (y > 0.0))) - ones
+        result["one_prob"] = np.stack([
+            np.random.default_rng(s.spawn(1)[0]).beta(1.0 + ones, 1.0 + others, draws)
+            for s in seqs])
+        lp = lp + ones * np.log(result["one_prob"]) + others * np.log1p(-result["one_prob"])
+    result["lp"] = lp
+    return result

@@ -1,0 +1,382 @@
+"""Which likelihood describes the scores: PSIS-LOO comparison and posterior predictive checks.
+
+- :func:`compare_likelihoods`: fits (or takes) crossed models under several likelihoods and
+  compares them by PSIS-LOO (``arviz.compare``), with Pareto-k diagnostics, and shows how
+  the answers change: each system's expected score, P(best) and mean rank per likelihood,
+  the rank agreement (Kendall's τ between the rankings by expected score), and the pairs
+  whose posterior probability crosses 0.95 under one likelihood and not another;
+- :func:`predictive_checks`: observed statistics of the scores (share of zeros and ones,
+  mean, sd, share outside [0, 1], per-system means and sds, per-topic means) against their
+  posterior predictive distribution.
+
+Only the front end is here; the log densities and replicated scores come from
+:mod:`scorestd.bayes.likelihoods`, LOO from arviz (imported inside the functions).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .._options import ComparisonCells, check_option
+from ..dims import SYSTEM, TOPIC
+from ..errors import OptionError, warn
+from ..kernels import posterior as kp
+from ..kernels.correlation import kendall_tau_b
+from ..stats._pairs import system_pairs
+from ._arviz import to_arviz
+from .crossed import CrossedPosterior, bayes_crossed
+
+__all__ = ["LikelihoodComparison", "PredictiveChecks", "compare_likelihoods", "loo",
+           "predictive_checks"]
+
+#: Pareto k above which PSIS-LOO's estimate of a score's term is unreliable.
+PARETO_K = 0.7
+#: Posterior probability a pair's decision is read at.
+DECISION = 0.95
+
+
+def _cells_mask(y: np.ndarray, cells: str) -> np.ndarray:
+    check_option(cells, ComparisonCells, "cells")
+    mask = ~np.isnan(y)
+    if cells == "continuous":
+        mask &= (y > 0.0) & (y < 1.0)
+    if not mask.any():
+        raise OptionError(f"cells={cells!r} leaves no score to compare on")
+    return mask
+
+
+def _loo_data(fit: CrossedPosterior, memory, cells: str):
+    keep = fit.predictive_subset(memory)
+    y = fit.observed_data["score"].values
+    mask = _cells_mask(y, cells)
+    ll = fit.log_likelihood(keep)["score"].values[..., mask]  # (chain, draw, cell)
+    post = fit.posterior[["mu", "system_score"]].isel(draw=keep)
+    loglik = xr.Dataset({"score": (("chain", "draw", "cell"), ll)},
+                        coords={"chain": post["chain"].values, "draw": post["draw"].values})
+    return to_arviz({"posterior": post, "log_likelihood": loglik}), mask
+
+
+def loo(fit: CrossedPosterior, *, memory: int | str | None = None, cells: str = "all"):
+    """PSIS-LOO (``arviz.loo``, pointwise) of a crossed fit over its observed scores.
+
+    Parameters
+    ----------
+    fit : CrossedPosterior
+        A fit of :func:`scorestd.bayes_crossed` (with its topic effects).
+    memory : int or str, optional
+        Bytes for the pointwise log-likelihood: the draws used are evenly spaced, as many
+        as fit (:meth:`CrossedPosterior.predictive_subset`).
+    cells : {"all", "continuous"}
+        All observed scores, or only those strictly inside (0, 1).
+
+    Returns
+    -------
+    arviz's ELPDData (``elpd_loo``, ``se``, ``p_loo``, ``pareto_k``…).
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 5), topic=slice(0, 20))
+    >>> fit = scorestd.bayes_crossed(ap, chains=2, draws=1000, warmup=200, seed=1)
+    >>> res = loo(fit)
+    >>> int(res.n_data_points), bool(res.elpd_loo > 0)
+    (100, True)
+    """
+    import arviz
+
+    data, _ = _loo_data(fit, memory, cells)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # arviz's own k warning: ours names the fit
+        return arviz.loo(data, pointwise=True)
+
+
+@dataclass(frozen=True)
+class LikelihoodComparison:
+    """The comparison of crossed fits under several likelihoods.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        ``arviz.compare`` by PSIS-LOO: one row per likelihood, best first (``rank``,
+        ``elpd_loo``, ``p_loo``, ``elpd_diff``, ``weight``, ``se``, ``dse``, ``warning``),
+        plus ``pareto_k_max`` and ``pareto_k_bad`` (scores with k > 0.7).
+    systems : pandas.DataFrame
+        Per system (rows) and likelihood (column level 0): ``score`` (expected score),
+        ``prob_best``, ``mean_rank``.
+    rank_agreement : pandas.DataFrame
+        Kendall's τ_b between the rankings of the systems by expected score, likelihood ×
+        likelihood.
+    decisions : pandas.DataFrame
+        The pairs decided (P(A > B) ≥ 0.95 or ≤ 0.05) under some likelihood but not all:
+        P(A > B) under each likelihood.
+    fits : dict
+        The fits, by likelihood.
+    cells : str
+        ``"all"`` or ``"continuous"``: the scores LOO was computed on.
+    """
+
+    table: pd.DataFrame
+    systems: pd.DataFrame
+    rank_agreement: pd.DataFrame
+    decisions: pd.DataFrame
+    fits: dict = field(repr=False)
+    cells: str = "all"
+
+    @property
+    def best(self) -> str:
+        """The likelihood with the highest expected log predictive density."""
+        return str(self.table.index[0])
+
+    def __repr__(self) -> str:
+        return (f"LikelihoodComparison(best={self.best!r} of {list(self.table.index)}, "
+                f"cells={self.cells!r}, {len(self.decisions)} pair decision(s) change)")
+
+
+def compare_likelihoods(
+    data: Any,
+    likelihoods: Sequence[str] = ("normal", "censored", "hurdle"),
+    *,
+    measure: str | None = None,
+    cells: ComparisonCells = "all",
+    memory: int | str | None = None,
+    **fit_options: Any,
+) -> LikelihoodComparison:
+    """Compare likelihoods of the crossed model by PSIS-LOO, and what changes across them.
+
+    Parameters
+    ----------
+    data : xarray.DataArray or mapping of str to CrossedPosterior
+        Scores (each likelihood is then fitted with :func:`scorestd.bayes_crossed` and
+        ``fit_options``), or fits already made, by name.
+    likelihoods : sequence of str
+        The likelihoods to fit (with scores as ``data``).
+    measure : str, optional
+        The measure (when the cube has several).
+    cells : {"all", "continuous"}
+        Compare on all observed scores, or only on those strictly inside (0, 1). The
+        normal likelihood has a density at 0 and 1 where the censored and hurdle
+        likelihoods have a probability: on scores with zeros or ones, ``"all"`` compares
+        a density with a probability there (a warning says so) and ``"continuous"``
+        compares densities only.
+    memory : int or str, optional
+        Bytes per fit for its pointwise log-likelihood (evenly spaced draws).
+    **fit_options
+        Passed to :func:`scorestd.bayes_crossed` (``chains``, ``draws``, ``seed``…).
+
+    Returns
+    -------
+    LikelihoodComparison
+
+    Warns
+    -----
+    ScorestdWarning
+        When some scores have Pareto k > 0.7 (their LOO terms are unreliable), named by
+        fit and count; when ``cells="all"`` compares a density with a probability.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 5), topic=slice(0, 30))
+    >>> res = scorestd.compare_likelihoods(ap, ["normal", "censored"], cells="continuous",
+    ...                                    chains=2, draws=1000, warmup=200, seed=1)
+    >>> sorted(res.table.index)
+    ['censored', 'normal']
+    >>> res.rank_agreement.shape
+    (2, 2)
+    """
+    import arviz
+
+    check_option(cells, ComparisonCells, "cells")
+    if isinstance(data, Mapping):
+        fits = dict(data)
+        for name, fit in fits.items():
+            if not isinstance(fit, CrossedPosterior):
+                raise OptionError(f"compare_likelihoods: fits[{name!r}] is a "
+                                  f"{type(fit).__name__}, not a fit of bayes_crossed")
+    else:
+        if not likelihoods:
+            raise OptionError("likelihoods must name at least one likelihood")
+        fits = {str(lk): bayes_crossed(data, measure=measure, likelihood=lk, **fit_options)
+                for lk in likelihoods}
+    if len(fits) < 2:
+        raise OptionError(f"compare_likelihoods needs at least 2 fits, got {list(fits)}")
+    first = next(iter(fits.values()))
+    y = first.observed_data["score"].values
+    for name, fit in fits.items():
+        if not np.array_equal(fit.observed_data["score"].values, y, equal_nan=True):
+            raise OptionError(f"compare_likelihoods: fits[{name!r}] was fitted to other "
+                              f"scores than {next(iter(fits))!r}")
+    atoms = int(np.sum((y == 0.0) | (y == 1.0)))
+    dense = [n for n, f in fits.items() if f.likelihood == "normal"]
+    if cells == "all" and atoms and dense and len(dense) < len(fits):
+        warn(f"compare_likelihoods: {atoms} scores are exactly 0 or 1, where {dense} "
+             f"give a density and the others a probability: their LOO terms are not "
+             f"comparable; compare with cells='continuous' too")
+    loos, bad = {}, []
+    for name, fit in fits.items():
+        loos[name] = loo(fit, memory=memory, cells=cells)
+        k = np.asarray(loos[name].pareto_k)
+        if np.sum(k > PARETO_K):
+            bad.append(f"{name}: {int(np.sum(k > PARETO_K))} of {k.size} (max k "
+                       f"{float(np.max(k)):.2f})")
+    if bad:
+        warn(f"compare_likelihoods: PSIS-LOO is unreliable for scores with Pareto k > "
+             f"{PARETO_K}: {'; '.join(bad)}; their elpd terms may be off (refit without "
+             f"them, or use more draws)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = arviz.compare(loos, ic="loo")
+    table["pareto_k_max"] = [float(np.max(loos[n].pareto_k)) for n in table.index]
+    table["pareto_k_bad"] = [int(np.sum(np.asarray(loos[n].pareto_k) > PARETO_K))
+                             for n in table.index]
+    return LikelihoodComparison(table, _systems(fits), _agreement(fits), _decisions(fits),
+                                fits, str(cells))
+
+
+def _systems(fits: dict) -> pd.DataFrame:
+    parts = {}
+    for name, fit in fits.items():
+        s = fit.summary()
+        parts[name] = s[["score", "prob_best", "mean_rank"]]
+    return pd.concat(parts, axis=1).sort_values((next(iter(fits)), "score"),
+                                                ascending=False, kind="stable")
+
+
+def _agreement(fits: dict) -> pd.DataFrame:
+    names = list(fits)
+    scores = np.stack([f.posterior["system_score"].mean(("chain", "draw")).values
+                       for f in fits.values()])
+    tau = kendall_tau_b(*np.broadcast_arrays(scores[:, None, :], scores[None, :, :]),
+                        axis=-1)
+    return pd.DataFrame(tau, index=pd.Index(names, name="likelihood"), columns=names)
+
+
+def _pair_probabilities(fit: CrossedPosterior, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """P(system i > system j) of every pair, in blocks of 16 MiB of differences."""
+    a = fit._effects()
+    out = np.empty(i.size)
+    step = max(1, (1 << 24) // (8 * a.shape[0]))
+    for start in range(0, i.size, step):
+        sl = slice(start, start + step)
+        out[sl] = kp.prob_greater(a[:, i[sl]] - a[:, j[sl]], axis=0)
+    return out
+
+
+def _decisions(fits: dict) -> pd.DataFrame:
+    systems = next(iter(fits.values())).systems
+    i, j = system_pairs(systems, None)
+    probs = {name: _pair_probabilities(fit, i, j) for name, fit in fits.items()}
+    frame = pd.DataFrame(probs)
+    frame.insert(0, "system2", systems[j].astype(str))
+    frame.insert(0, "system", systems[i].astype(str))
+    p = frame[list(probs)].to_numpy()
+    decided = (p >= DECISION) | (p <= 1.0 - DECISION)
+    changes = decided.any(axis=1) & ~decided.all(axis=1)
+    return frame[changes].reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class PredictiveChecks:
+    """Observed statistics of the scores against their posterior predictive distribution.
+
+    Attributes
+    ----------
+    overall : pandas.DataFrame
+        One row per statistic (``share_zero``, ``share_one``, ``share_below_0``,
+        ``share_above_1``, ``mean``, ``sd``): ``observed``, ``replicated`` (mean over the
+        replications), ``ci_low``, ``ci_high`` (95% equal-tailed), ``p_value`` (posterior
+        predictive: P(replicated ≥ observed)).
+    systems, topics : xarray.Dataset
+        Per system: ``observed_mean``, ``observed_sd`` and the replicated
+        ``mean``/``sd`` with 95% intervals (``mean_low``…); per topic the means.
+    scores : numpy.ndarray
+        The observed scores (flattened, missing dropped).
+    replicated : numpy.ndarray
+        Replicated scores of up to 20 draws (flattened), for the figures.
+    likelihood, measure : str
+    """
+
+    overall: pd.DataFrame
+    systems: xr.Dataset
+    topics: xr.Dataset
+    scores: np.ndarray = field(repr=False)
+    replicated: np.ndarray = field(repr=False)
+    likelihood: str = ""
+    measure: str = ""
+
+    def plot(self, path: Any = None, **kwargs: Any):
+        """The four panels of :func:`scorestd.plot_predictive_checks`."""
+        from ._figures import predictive_checks_figure
+
+        return predictive_checks_figure(self, path=path, **kwargs)
+
+
+def _statistics(x: np.ndarray) -> dict[str, np.ndarray]:
+    """The overall statistics of score matrices ``(..., T, S)`` (NaN: missing)."""
+    axes = (-2, -1)
+    n = np.sum(~np.isnan(x), axis=axes)
+    return {"share_zero": np.sum(x == 0.0, axis=axes) / n,
+            "share_one": np.sum(x == 1.0, axis=axes) / n,
+            "share_below_0": np.sum(x < 0.0, axis=axes) / n,
+            "share_above_1": np.sum(x > 1.0, axis=axes) / n,
+            "mean": np.nanmean(x, axis=axes), "sd": np.nanstd(x, axis=axes, ddof=1)}
+
+
+def predictive_checks(fit: CrossedPosterior, *, memory: int | str | None = None,
+                      seed: Any = 0) -> PredictiveChecks:
+    """Posterior predictive checks of a crossed fit (missing scores stay missing).
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 5), topic=slice(0, 20))
+    >>> fit = scorestd.bayes_crossed(ap, chains=2, draws=1000, warmup=200, seed=1)
+    >>> checks = predictive_checks(fit)
+    >>> float(checks.overall.loc["share_below_0", "observed"])
+    0.0
+    >>> bool(checks.overall.loc["share_below_0", "replicated"] > 0)  # normal: below 0
+    True
+    """
+    keep = fit.predictive_subset(memory)
+    y = fit.observed_data["score"].values
+    rep = fit.posterior_predictive(keep, seed=seed)["score"].values
+    rep = np.where(np.isnan(y), np.nan, rep).reshape(-1, *y.shape)  # (draws, T, S)
+    obs, reps = _statistics(y), _statistics(rep)
+    rows = {}
+    for name in obs:
+        r = reps[name]
+        rows[name] = {"observed": float(obs[name]), "replicated": float(np.mean(r)),
+                      "ci_low": float(np.quantile(r, 0.025)),
+                      "ci_high": float(np.quantile(r, 0.975)),
+                      "p_value": float(np.mean(r >= obs[name]))}
+    overall = pd.DataFrame.from_dict(rows, orient="index")
+    overall.index.name = "statistic"
+    sys_mean, sys_sd = np.nanmean(rep, axis=1), np.nanstd(rep, axis=1, ddof=1)
+    systems = xr.Dataset(
+        {"observed_mean": (SYSTEM, np.nanmean(y, axis=0)),
+         "observed_sd": (SYSTEM, np.nanstd(y, axis=0, ddof=1)),
+         "mean": (SYSTEM, sys_mean.mean(axis=0)),
+         "mean_low": (SYSTEM, np.quantile(sys_mean, 0.025, axis=0)),
+         "mean_high": (SYSTEM, np.quantile(sys_mean, 0.975, axis=0)),
+         "sd": (SYSTEM, sys_sd.mean(axis=0)),
+         "sd_low": (SYSTEM, np.quantile(sys_sd, 0.025, axis=0)),
+         "sd_high": (SYSTEM, np.quantile(sys_sd, 0.975, axis=0))},
+        coords={SYSTEM: fit.observed_data[SYSTEM].values})
+    top_mean = np.nanmean(rep, axis=2)
+    topics = xr.Dataset(
+        {"observed_mean": (TOPIC, np.nanmean(y, axis=1)),
+         "mean": (TOPIC, top_mean.mean(axis=0)),
+         "mean_low": (TOPIC, np.quantile(top_mean, 0.025, axis=0)),
+         "mean_high": (TOPIC, np.quantile(top_mean, 0.975, axis=0))},
+        coords={TOPIC: fit.observed_data[TOPIC].values})
+    few = rep[np.linspace(0, rep.shape[0] - 1, min(20, rep.shape[0])).astype(int)]
+    return PredictiveChecks(overall, systems, topics, y[~np.isnan(y)],
+                            few[~np.isnan(few)], fit.likelihood,
+                            str(fit.posterior.attrs.get("measure", "")))

@@ -1,0 +1,251 @@
+"""The bounded likelihoods of the crossed model: log densities against scipy, expected scores
+against numerical integration, recovery of simulated parameters, LOO choosing the model
+that simulated the data, and the normal model's draws unchanged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate, special, stats
+
+import scorestd
+from scorestd.bayes.bounded import upper_truncated_normal
+from scorestd.bayes.likelihoods import (
+    logit_normal_mean,
+    pointwise_log_likelihood,
+    system_scores,
+)
+from scorestd.errors import OptionError, ScoreDataError
+
+RESULTS = Path(__file__).parents[1] / "results" / "bayes"
+QUIET = pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
+
+
+def _cube(y: np.ndarray, measure: str = "ap") -> xr.DataArray:
+    t, s = y.shape
+    return xr.DataArray(y[:, :, None], dims=("topic", "system", "measure"),
+                        coords={"topic": [f"t{i}" for i in range(t)],
+                                "system": [f"s{j}" for j in range(s)],
+                                "measure": [measure]})
+
+
+def _simulate(kind: str, rng: np.random.Generator, n_t: int = 40, n_s: int = 5):
+    alpha = np.linspace(-0.1, 0.1, n_s) if kind != "hurdle" else np.linspace(-0.5, 0.5, n_s)
+    if kind == "hurdle":
+        mu, st_, se = -0.6, 0.6, 0.5
+    else:
+        mu, st_, se = 0.15, 0.1, 0.12
+    beta = rng.normal(0, st_, n_t)
+    x = mu + alpha[None, :] + beta[:, None] + rng.normal(0, se, (n_t, n_s))
+    truth = {"mu": mu, "alpha": alpha, "sigma_topic": st_, "sigma": se}
+    if kind == "censored":
+        return np.clip(x, 0.0, 1.0), truth
+    y = special.expit(x)
+    zeta, gamma = -1.2, np.linspace(0.4, -0.4, n_s)
+    eta0 = zeta + gamma[None, :] + rng.normal(0, 0.3, (n_t, 1))
+    y = np.where(rng.standard_normal((n_t, n_s)) < eta0, 0.0, y)
+    truth.update(zero_mu=zeta, zero_alpha=gamma)
+    return y, truth
+
+
+# -- log densities and expected scores against independent computations ----------------
+
+@QUIET
+@pytest.mark.parametrize("likelihood", ["normal", "student_t", "censored", "hurdle"])
+def test_pointwise_log_likelihood_matches_scipy(likelihood):
+    rng = np.random.default_rng(3)
+    y, _ = _simulate("hurdle" if likelihood == "hurdle" else "censored", rng, 12, 4)
+    y[0, 0], y[1, 1] = 0.0, 1.0  # a zero and a one in every case
+    if likelihood == "normal" or likelihood == "student_t":
+        y[1, 1] = 0.97
+    opts = {"errors": "student_t", "nu": 5.0} if likelihood == "student_t" else {
+        "likelihood": likelihood}
+    fit = scorestd.bayes_crossed(_cube(y), chains=1, draws=30, warmup=20, seed=1,
+                                 progress=False, **opts)
+    ll = fit.log_likelihood()["score"].values[0]  # (draw, T, S)
+    post = fit.posterior.isel(chain=0)
+    for d in (0, 17, 29):
+        for t, s in [(0, 0), (1, 1), (5, 2), (11, 3)]:
+            mu = float(post["mu"][d])
+            eta = mu + float(post["system_effect"][d, s]) + float(post["topic_effect"][d, t])
+            sd = float(post["sigma"][d])
+            v = y[t, s]
+            if likelihood == "normal":
+                ref = stats.norm.logpdf(v, eta, sd)
+            elif likelihood == "student_t":
+                ref = stats.t.logpdf(v, 5.0, eta, sd)
+            elif likelihood == "censored":
+                ref = (stats.norm.logcdf(0.0, eta, sd) if v == 0 else
+                       stats.norm.logsf(1.0, eta, sd) if v == 1 else
+                       stats.norm.logpdf(v, eta, sd))
+            else:
+                eta0 = (float(post["zero_mu"][d]) + float(post["zero_system_effect"][d, s])
+                        + float(post["zero_topic_effect"][d, t]))
+                p0, p1 = stats.norm.cdf(eta0), float(post["one_prob"][d])
+                # density of y = expit(x), x ~ N(eta, sd): the logit's density / (y (1 - y))
+                ref = (np.log(p0) if v == 0 else
+                       np.log1p(-p0) + np.log(p1) if v == 1 else
+                       np.log1p(-p0) + np.log1p(-p1)
+                       + stats.norm.logpdf(special.logit(v), eta, sd) - np.log(v * (1 - v)))
+            assert ll[d, t, s] == pytest.approx(ref, rel=1e-9, abs=1e-12)
+
+
+def test_hurdle_density_integrates_to_one():
+    # the score-scale density of one cell: P(0) + P(1) + ∫ density over (0, 1) = 1
+    p = {"mu": np.array([-0.3]), "alpha": np.array([[0.2]]), "beta": np.array([[0.1]]),
+         "sigma": np.array([0.8]), "sigma_topic": np.array([0.5]),
+         "zero_mu": np.array([-1.0]), "zero_alpha": np.array([[0.3]]),
+         "zero_beta": np.array([[-0.2]]), "zero_sigma_topic": np.array([0.4]),
+         "one_prob": np.array([0.05])}
+
+    def density(v):
+        return float(np.exp(pointwise_log_likelihood("hurdle", p, np.array([[v]]))[0, 0, 0]))
+
+    inside = integrate.quad(density, 0.0, 1.0, limit=200)[0]
+    assert density(0.0) + density(1.0) + inside == pytest.approx(1.0, abs=1e-8)
+
+
+def test_system_scores_match_numerical_integration():
+    rng = np.random.default_rng(0)
+    p = {"mu": np.array([0.2, -0.5]), "alpha": rng.normal(0, 0.3, (2, 3)),
+         "sigma": np.array([0.15, 0.6]), "sigma_topic": np.array([0.1, 0.7]),
+         "zero_mu": np.array([-1.0, -0.5]), "zero_alpha": rng.normal(0, 0.3, (2, 3)),
+         "zero_sigma_topic": np.array([0.5, 0.2]), "one_prob": np.array([0.0, 0.1])}
+    cens = system_scores("censored", p)
+    hurdle = system_scores("hurdle", p)
+    for d in range(2):
+        for s in range(3):
+            m = p["mu"][d] + p["alpha"][d, s]
+            sd = np.hypot(p["sigma_topic"][d], p["sigma"][d])
+            ref = integrate.quad(lambda x, m=m, sd=sd: np.clip(x, 0, 1) * stats.norm.pdf(x, m, sd),
+                                 m - 12 * sd, m + 12 * sd, points=[0.0, 1.0])[0]
+            assert cens[d, s] == pytest.approx(ref, abs=1e-9)
+            # hurdle: P(0) over the zero part's topic population by integration over δ
+            z = p["zero_mu"][d] + p["zero_alpha"][d, s]
+            sz = p["zero_sigma_topic"][d]
+            p0 = integrate.quad(lambda b, z=z, sz=sz: stats.norm.cdf(z + b) * stats.norm.pdf(b, 0, sz),
+                                -10 * sz, 10 * sz)[0]
+            pos = integrate.quad(lambda x, m=m, sd=sd: special.expit(x) * stats.norm.pdf(x, m, sd),
+                                 m - 12 * sd, m + 12 * sd)[0]
+            one = p["one_prob"][d]
+            assert hurdle[d, s] == pytest.approx((1 - p0) * (one + (1 - one) * pos),
+                                                 abs=1e-8)
+    np.testing.assert_allclose(system_scores("normal", p), p["mu"][:, None] + p["alpha"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(-40, 5), st.floats(1e-9, 1 - 1e-9))
+def test_upper_truncated_normal_is_the_truncated_quantile(b, u):
+    x = float(upper_truncated_normal(np.array(b), np.array(u)))
+    assert x <= b
+    if b > -30:  # (beyond, the exponential tail approximation)
+        assert x == pytest.approx(stats.truncnorm.ppf(u, -np.inf, b), rel=1e-6, abs=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(-6, 6), st.floats(0.01, 3), st.floats(0.01, 2))
+def test_expected_scores_are_in_range_and_increase_with_the_mean(m, s, step):
+    lo = logit_normal_mean(np.array(m), np.array(s))
+    hi = logit_normal_mean(np.array(m + step), np.array(s))
+    assert 0 < lo < hi < 1
+    p = {"mu": np.array([m, m + step]), "alpha": np.zeros((2, 1)),
+         "sigma": np.array([s, s]), "sigma_topic": np.array([0.0, 0.0])}
+    c = system_scores("censored", p)[:, 0]
+    assert 0 <= c[0] <= c[1] <= 1
+
+
+# -- the samplers -----------------------------------------------------------------------
+
+@QUIET
+@pytest.mark.parametrize("kind", ["censored", "hurdle"])
+def test_recovers_the_parameters_of_simulated_data(kind):
+    y, truth = _simulate(kind, np.random.default_rng(5), n_t=60, n_s=5)
+    assert (y == 0).mean() > 0.05  # the bound matters in these data
+    fit = scorestd.bayes_crossed(_cube(y), likelihood=kind, chains=2, draws=800, warmup=300,
+                                 seed=2, progress=False)
+    post = fit.posterior
+    names = ["mu", "sigma_topic", "sigma"] + (["zero_mu"] if kind == "hurdle" else [])
+    for name in names:
+        draws = post[name].values.ravel()
+        lo, hi = np.quantile(draws, [0.005, 0.995])
+        assert lo < truth[name] < hi, (name, truth[name], lo, hi)
+    for name, true in (("system_effect", truth["alpha"]),
+                       ("zero_system_effect", truth.get("zero_alpha"))):
+        if true is None:
+            continue
+        a = post[name].values.reshape(-1, y.shape[1])
+        d = a - a[:, [0]]  # differences: free of the intercept
+        lo, hi = np.quantile(d, [0.005, 0.995], axis=0)
+        assert np.all((lo <= true - true[0]) & (true - true[0] <= hi)), name
+
+
+@QUIET
+def test_censored_model_beats_normal_where_the_bound_bites():
+    # a normal model fitted to censored data puts the mean of the zeros too high
+    y, truth = _simulate("censored", np.random.default_rng(8), n_t=80, n_s=4)
+    fit = scorestd.bayes_crossed(_cube(y), likelihood="censored", chains=2, draws=600,
+                                 warmup=200, seed=1, progress=False)
+    normal = scorestd.bayes_crossed(_cube(y), chains=2, draws=600, warmup=200, seed=1,
+                                    progress=False)
+    assert abs(float(fit.posterior["mu"].mean()) - truth["mu"]) < abs(
+        float(normal.posterior["mu"].mean()) - truth["mu"])
+    # the expected scores of both agree with the observed means (the normal's by design)
+    np.testing.assert_allclose(fit.summary().sort_index()["score"], y.mean(axis=0),
+                               atol=0.02)
+
+
+@QUIET
+@pytest.mark.parametrize("kind", ["censored", "hurdle"])
+def test_loo_prefers_the_model_that_simulated_the_data(kind):
+    y, _ = _simulate(kind, np.random.default_rng(13), n_t=50, n_s=5)
+    other = "hurdle" if kind == "censored" else "censored"
+    res = scorestd.compare_likelihoods(_cube(y), [kind, other], chains=2, draws=500,
+                                       warmup=200, seed=4, progress=False)
+    assert res.best == kind
+    assert res.table.loc[other, "elpd_diff"] > 2 * res.table.loc[other, "dse"]
+
+
+def test_normal_model_draws_are_unchanged():
+    ref = json.loads((RESULTS / "normal_draws.json").read_text())
+    ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6), topic=slice(0, 25))
+    options = {"normal": {}, "student_t": {"errors": "student_t"},
+               "heteroscedastic": {"heteroscedastic": True}}
+    for name, opts in options.items():
+        with pytest.warns(scorestd.ScorestdWarning):  # 50 draws: the gate warns
+            fit = scorestd.bayes_crossed(ap, chains=2, draws=50, warmup=20, seed=11,
+                                         progress=False, **opts)
+        post = fit.posterior
+        assert post["mu"].values[:, -5:].tolist() == ref[name]["mu"]
+        assert post["system_effect"].values[1, -3:].tolist() == ref[name]["system_effect"]
+        assert post["sigma"].values[0, -3:].tolist() == ref[name]["sigma"]
+        assert fit.prob_best().values.tolist() == ref[name]["prob_best"]
+        np.testing.assert_allclose(post["system_score"], post["mu"] + post["system_effect"])
+
+
+# -- refusals -----------------------------------------------------------------------------
+
+def test_discrete_and_out_of_range_scores_are_refused_with_what_to_use():
+    y = np.random.default_rng(0).integers(0, 11, (10, 3)) / 10
+    with pytest.raises(ScoreDataError, match=r"discrete \(multiples of 1/10.*likelihood='normal'"):
+        scorestd.bayes_crossed(_cube(y, "P@10"), likelihood="hurdle")
+    with pytest.raises(ScoreDataError, match="0 or 1/rank"):
+        scorestd.bayes_crossed(_cube(1 / np.arange(1, 31).reshape(10, 3), "recip_rank"),
+                               likelihood="censored")
+    with pytest.raises(ScoreDataError, match="only 11 distinct values"):
+        scorestd.bayes_crossed(_cube(y, "mine"), likelihood="censored")
+    z = np.random.default_rng(1).random((10, 3))
+    z[4, 2] = 1.3
+    with pytest.raises(ScoreDataError, match="topic 't4', system 's2' has 1.3"):
+        scorestd.bayes_crossed(_cube(z, "mine"), likelihood="censored")
+    with pytest.raises(OptionError, match="errors='student_t' is an option of likelihood="):
+        scorestd.bayes_crossed(_cube(z), likelihood="hurdle", errors="student_t")
+    with pytest.raises(OptionError, match="heteroscedastic=True"):
+        scorestd.bayes_crossed(_cube(z), likelihood="censored", heteroscedastic=True)
+    with pytest.raises(OptionError, match="likelihood must be one of"):
+        scorestd.bayes_crossed(_cube(z), likelihood="beta")
