@@ -150,11 +150,11 @@ def test_bad_arguments(normal_collection):
 
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"deltas": [0.99]}, "δ = 0.99 cannot be reached"),
-    ({"deltas": [1.5]}, "deltas must be strictly between 0 and 1"),
-    ({"n_topics": [2]}, "n_topics must be an integer ≥ 3"),
+    ({"deltas": [1.5]}, r"deltas\[0\] must be strictly between 0 and 1"),
+    ({"n_topics": [2]}, r"n_topics\[0\] must be an integer ≥ 3"),
     ({"n_topics": []}, "n_topics must hold at least one value"),
     ({"trials": 0}, "trials must be an integer ≥ 1"),
-    ({"alphas": [0.05, 1]}, "alphas must be strictly between 0 and 1"),
+    ({"alphas": [0.05, 1]}, r"alphas\[1\] must be strictly between 0 and 1"),
     ({"copula": "t"}, "copula must be one of"),
     ({"batch_size": 0}, "batch_size must be an integer ≥ 1"),
     ({"pool": 3}, "pool must be an ErrorRatePool or a .npz path"),
