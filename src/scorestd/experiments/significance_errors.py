@@ -29,7 +29,8 @@ rates, as the published code does), sign-flip permutation and bootstrap (shift) 
 one-tailed (``H1: experimental > baseline``) and two-tailed, at every α of the grid,
 decided as the published R code does (``round(p, 6) <= α``; R's ``t.test``,
 ``wilcox.test`` and ``binom.test``; permutation and bootstrap p-values
-``#{as extreme} / B``) by :func:`scorestd.kernels.paired_decisions.paired_decisions`:
+``(1 + #{as extreme}) / (B + 1)``, what the published ``#{as extreme} / B`` is at its
+``B = 10⁶``) by :func:`scorestd.kernels.paired_decisions.paired_decisions`:
 critical values and tables instead of p-values, one matrix of ``B`` resamples per 512
 trials with a randomisation of its own for each trial.
 
@@ -52,7 +53,7 @@ from scipy import special, stats
 from .._options import (
     SimulationCopula,
     check_count,
-    check_in_grid,
+    check_level_in,
     check_option,
     check_probability,
     check_sequence,
@@ -338,7 +339,7 @@ class ErrorRates(Experiment):
         >>> list(res.summary().columns)
         ['type1(α=.05, 2-tailed)', 'type1 se', 'power(δ=.05, α=.05, 2-tailed)', 'type3(δ=.05, α=.05)']
         """
-        alpha = check_in_grid("alpha", alpha, self.data["alpha"].values)
+        alpha = check_level_in("alpha", alpha, self.data["alpha"].values)
         tails = check_option(tails, TAILS, "tails")
         d = self.data.sel(alpha=alpha, tails=tails)
         a, t = _level(alpha), f"{tails}-tailed"
@@ -352,7 +353,7 @@ class ErrorRates(Experiment):
             chosen = (d["delta"].values if deltas is None
                       else check_sequence("deltas", deltas, check_probability))
             for delta in chosen:
-                delta = check_in_grid("delta", delta, self.data["delta"].values)
+                delta = check_level_in("delta", delta, self.data["delta"].values)
                 dd = d.sel(delta=delta)
                 power, type3 = f"power(δ={_level(delta)}, α={a}, {t})", \
                     f"type3(δ={_level(delta)}, α={a})"
@@ -380,9 +381,9 @@ class ErrorRates(Experiment):
             raise OptionError(f"kind={kind!r} needs Type II trials; this study ran none "
                               "(deltas=None)")
         if kind in ("power", "type3"):
-            alpha = check_in_grid("alpha", alpha, self.data["alpha"].values)
+            alpha = check_level_in("alpha", alpha, self.data["alpha"].values)
         if kind == "power_alpha":
-            delta = check_in_grid("delta", delta, self.data["delta"].values)
+            delta = check_level_in("delta", delta, self.data["delta"].values)
         measures, sizes = self.data["measure"].values, self.data["n_topics"].values
         fig, axes = plt.subplots(len(sizes), len(measures), squeeze=False,
                                  figsize=kwargs.pop("figsize", (4.2 * len(measures),
