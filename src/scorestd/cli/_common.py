@@ -156,7 +156,8 @@ def check_output(path: str | os.PathLike, *, directory: bool = False) -> Path:
 #: Options naming a file a command writes → the kind of file; ``--out`` and
 #: ``--output`` depend on the command (``"cube"``: format from the suffix or ``--to``).
 OUTPUT_OPTIONS: dict[str, str] = {"save_fitted": "netcdf", "save": "netcdf",
-                                  "forest": "figure", "heatmap": "figure"}
+                                  "forest": "figure", "heatmap": "figure",
+                                  "effects": "figure", "ppc": "figure"}
 OUT_KINDS: dict[str, str] = {"simulate": "netcdf", "report": "directory", "evaluate": "cube",
                              "experiment": "figure", "swap_rate": "figure",
                              "discriminative_power": "figure"}

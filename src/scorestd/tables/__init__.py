@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
+from .._options import check_count, check_probability
 from ..dims import SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.table import Table
@@ -87,6 +88,9 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
     \end{table}
     <BLANKLINE>
     """
+    check_probability("alpha", alpha)
+    check_probability("conf_level", conf_level)
+    check_count("digits", digits, 0)
     if isinstance(result, xr.Dataset) and "pair" in result.dims:
         if "p_value" not in result:  # a Bayesian comparison: its pairs as they are
             return pairs_table(result, digits=digits)
