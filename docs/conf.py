@@ -1,6 +1,11 @@
 """Sphinx configuration for the scorestd documentation."""
 
+import sys
+from pathlib import Path
+
 import scorestd
+
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "scorestd"
 author = "The scorestd developers"
@@ -14,6 +19,7 @@ extensions = [
     "sphinx.ext.intersphinx",
     "numpydoc",
     "matplotlib.sphinxext.plot_directive",
+    "scorestd_docs",  # CLI reference from the parsers; bare names; plain numbers
 ]
 autosummary_generate = True
 autodoc_typehints = "none"
@@ -26,4 +32,16 @@ plot_html_show_source_link = False
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
 html_static_path = ["_static"]
-nitpicky = False
+html_css_files = ["custom.css"]
+# room for 100-character code lines (the package's line length) beside the sidebar
+html_theme_options = {"page_width": "1180px", "body_max_width": "none"}
+# Every cross-reference must resolve (-W makes a miss an error), except:
+nitpicky = True
+nitpick_ignore_regex = [
+    # other libraries: no intersphinx inventories, since the build must not use the network
+    (r"py:.*", r"(xarray|numpy|scipy|pandas|matplotlib|statsmodels|functools|dask|"
+               r"distributed|arviz)\..*"),
+    # the layer under the public API (kernels, private modules), described in
+    # architecture.rst rather than page by page
+    (r"py:.*", r"scorestd\.(kernels|_\w+|models\._\w+)(\..*)?"),
+]

@@ -44,6 +44,7 @@ __all__ = [
     "NanPolicy",
     "PairedTest",
     "PowerTest",
+    "SimulatedMeans",
     "SimulationCopula",
     "SplitExtra",
     "SplitKind",
@@ -62,6 +63,7 @@ __all__ = [
     "check_probability",
     "check_seed",
     "check_sequence",
+    "check_trunc_level",
     "memory_budget",
 ]
 
@@ -80,8 +82,8 @@ Degenerate = Literal["unstandardized", "nan", "raise"]
 HardnessDegenerate = Literal["nan", "zero"]
 #: How the margin of a simulated system is selected among the families that fit.
 MarginCriterion = Literal["aic", "bic", "loglik"]
-#: Dependence between simulated systems: a Gaussian copula, or a vine (``scorestd[vine]``).
-SimulationCopula = Literal["gaussian", "vine"]
+#: Dependence between simulated systems: a vine of pair copulas (the paper's), or a Gaussian copula.
+SimulationCopula = Literal["vine", "gaussian"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
 #: How the Wilcoxon test finds its p-value.
@@ -443,6 +445,26 @@ def memory_budget(memory: int | str | None = None) -> int:
     if nbytes < 2**20:
         raise OptionError(f"{source} must be at least 1 MiB; got {memory!r}")
     return nbytes
+
+
+# -- simulation and error-rate studies ----------------------------------------------------
+
+def check_trunc_level(name: str, value: Any) -> int | None:
+    """A vine truncation level: ``None`` (no truncation) or an integer ≥ 1.
+
+    Examples
+    --------
+    >>> check_trunc_level("trunc_lvl", -1)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: trunc_lvl must be an integer ≥ 1; got -1
+    """
+    return None if value is None else check_count(name, value, 1)
+
+
+#: The true means of simulated systems: the observed means (mean transform), or the
+#: fitted margins' own.
+SimulatedMeans = Literal["observed", "fitted"]
 
 
 # -- Likelihoods of the crossed Bayesian model ----------------------------------------

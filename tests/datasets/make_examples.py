@@ -69,6 +69,8 @@ def main() -> None:
             text = str(round(mean * len(TOPICS))) if name.startswith("num_") else f"{mean:.4f}"
             out.append(f"{name:<22}\tall\t{text}\n")
         (OUT / "trec_eval" / f"{run}.txt").write_text("".join(out))
+    # runs grouped by retrieval model (leave-one-group-out): rm3 expands bm25's queries
+    (OUT / "groups.csv").write_text("run,group\nbm25,bm25\nrm3,bm25\nqld,lm\ntfidf,vector\n")
 
 
 if __name__ == "__main__":
