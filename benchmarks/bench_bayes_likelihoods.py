@@ -23,8 +23,8 @@ import warnings
 import numpy as np
 
 import scorestd
-from scorestd.bayes.crossed import _model_scale, resolve_priors
 from scorestd.bayes.bounded import sample_censored, sample_hurdle
+from scorestd.bayes.crossed import _model_scale, resolve_priors
 from scorestd.bayes.gibbs import sample_crossed
 
 SIZE = {"chains": 4, "draws": 2000, "warmup": 1000}

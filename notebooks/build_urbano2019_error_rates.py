@@ -67,7 +67,7 @@ against observed means, variances and between-run dependence:
 
 SIM = """\
 adhoc8 = scorestd.datasets.load("adhoc8")
-sim = scorestd.fit_simulator(adhoc8, measure="ap")
+sim = scorestd.fit_simulator(adhoc8, measure="ap", copula="gaussian")
 print(sim.summary()["family"].value_counts().to_string())
 diag = scorestd.simulation_diagnostics(sim, scorestd.simulate(sim, trials=50, seed=SEED))
 diag.plot()
@@ -84,7 +84,7 @@ every α of the grid, with Monte Carlo standard errors:
 RUN = """\
 res = scorestd.error_rates(measures=MEASURES, n_topics=N_TOPICS, deltas=DELTAS,
                            trials=TRIALS, trials_type2=TRIALS_TYPE2, B=B, seed=SEED,
-                           progress=False)
+                           copula="gaussian", progress=False)
 res.summary(alpha=0.05)
 """
 
@@ -153,9 +153,9 @@ t1.pivot_table(index=["measure", "n"], columns="test", values=["published", "our
 VINE_MD = """\
 ## With the paper's per-pair copulas
 
-The default dependence of a pair of runs is its entry of the collection's Gaussian
-copula, which is exchangeable. The paper selects a bivariate copula per pair by AIC among
-all parametric families, asymmetric (Tawn) ones included; `copula="vine"` does the same
+The study above used the fast option for the dependence of a pair of runs: its entry
+of the collection's Gaussian copula, which is exchangeable. The paper selects a bivariate copula per pair by AIC among
+all parametric families, asymmetric (Tawn) ones included; `copula="vine"` (the default) does the same
 with `pyvinecopulib` (maximum likelihood, each pair drawn fitted once). Type I error rates
 for AP with 50 topics, two-tailed, against the published ones:
 """
@@ -188,7 +188,7 @@ DISCUSS = """\
 * **t-test, permutation and bootstrap, Type I**: with either copula the rates agree with
   the published ones within Monte Carlo error for the continuous measures, all near α (the
   bootstrap a little liberal with 25 topics, as in the paper).
-* **Wilcoxon and sign, Type I**: with the default Gaussian copula they keep α (the sign
+* **Wilcoxon and sign, Type I**: with the Gaussian copula they keep α (the sign
   test, discrete, below it), where the paper finds them liberal. This is the copula, not
   Monte Carlo error: a Gaussian copula is exchangeable, so the difference of two runs drawn
   from one margin is symmetric about 0 and the null hypothesis of those tests (a median of

@@ -29,6 +29,11 @@ def _other_half(c):
     return c.isel(system=slice(0, 3))
 
 
+#: A reference without extra dims, fitted once and applied to every slice.
+FIXED_REFERENCE = scorestd.cube(np.random.default_rng(9).uniform(0.01, 0.9, (10, 4, 2)),
+                                measures=["ap", "ndcg"])
+
+
 #: Mapped functions: how each is called on a cube (``c``), over 6 systems and ap/ndcg.
 MAPPED_CALLS = {
     "aggregate": [lambda c: scorestd.aggregate(c), lambda c: scorestd.aggregate(c, "egm")],
@@ -37,9 +42,15 @@ MAPPED_CALLS = {
                     lambda c: scorestd.correlation(c, c ** 2 + c.isel(system=0), "tau_ap")],
     "describe": [lambda c: scorestd.describe(c)],
     "standardize": [lambda c: scorestd.standardize(c),
-                    lambda c: scorestd.standardize(c, "normal", reference=_other_half(c))],
-    "smooth": [lambda c: scorestd.smooth(c, c.isel(topic=slice(0, 5)).rename(
-        topic="t").assign_coords(t=[f"p{i}" for i in range(5)]).rename(t="topic"), 0.5)],
+                    lambda c: scorestd.standardize(c, "normal", reference=_other_half(c)),
+                    lambda c: scorestd.standardize(c, "uniform", reference=FIXED_REFERENCE),
+                    lambda c: scorestd.standardize(c, "beta", reference=_other_half(c)),
+                    lambda c: scorestd.standardize(c, "z")],
+    "smooth": [lambda c: scorestd.smooth(c, FIXED_REFERENCE.isel(system=[0, 1, 2, 3, 0, 1],
+                                                                 topic=slice(0, 5)).assign_coords(
+        system=[f"s{k + 1}" for k in range(6)], topic=[f"p{k}" for k in range(5)]), 0.5),
+               lambda c: scorestd.smooth(c, c.isel(topic=slice(0, 5)).assign_coords(
+                   topic=[f"p{k}" for k in range(5)]), {"ap": 0.2, "ndcg": 0.9})],
     "compare": [lambda c: scorestd.compare(c, correction="holm"),
                 lambda c: scorestd.compare(c, "permutation", baseline="s1", B=200, seed=3),
                 lambda c: scorestd.compare(c, "bootstrap", B=200, seed=4),
@@ -51,7 +62,9 @@ MAPPED_CALLS = {
         c.isel(topic=slice(0, 4)), c.isel(topic=slice(4, None)))],
     "tukey_hsd": [lambda c: scorestd.tukey_hsd(c)],
     "randomised_tukey_hsd": [lambda c: scorestd.randomised_tukey_hsd(c, B=200, seed=5)],
-    "topic_hardness": [lambda c: scorestd.topic_hardness(c)],
+    "topic_hardness": [lambda c: scorestd.topic_hardness(c),
+                       lambda c: scorestd.topic_hardness(c, "mean"),
+                       lambda c: scorestd.topic_hardness(c.round(1), degenerate="zero")],
     "anova_residual": [lambda c: scorestd.anova_residual(c)],
     "estimate_variance": [lambda c: scorestd.estimate_variance(c, kind="paired_difference")],
     "design_variance": [lambda c: scorestd.design_variance(c, "anova")],
@@ -63,13 +76,14 @@ MAPPED_CALLS = {
     "standardization_factors": [lambda c: scorestd.standardization_factors(c)],
 }
 
-#: Writers: a file keeps the extra dims (tested in tests/io).
-WRITERS = {"save", "to_dataframe", "write_long_csv", "write_parquet", "write_netcdf"}
+#: Writers of every format that keeps extra dims (checked below).
+WRITERS = {"save", "to_dataframe", "write_netcdf"}
 
 #: Functions of one collection that refuse a cube with extra dims (select a slice first).
 REFUSED = {
     "bayes_compare": lambda c: scorestd.bayes_compare(c),
     "bayes_crossed": lambda c: scorestd.bayes_crossed(c),
+    "compare_likelihoods": lambda c: scorestd.compare_likelihoods(c, measure="ap"),
     "bayes_standardize": lambda c: scorestd.bayes_standardize(c),
     "between_collection": lambda c: scorestd.between_collection(c),
     "discriminative_power": lambda c: scorestd.discriminative_power(c),
@@ -89,6 +103,9 @@ REFUSED = {
     "topic_split": lambda c: scorestd.topic_split(c),
     "within_collection": lambda c: scorestd.within_collection(c),
     "write_matrix_csv": lambda c: scorestd.write_matrix_csv(c, "never-written.csv"),
+    # one collection per long table; netCDF keeps the extra dims
+    "write_long_csv": lambda c: scorestd.write_long_csv(c, "never-written.csv"),
+    "write_parquet": lambda c: scorestd.write_parquet(c, "never-written.parquet"),
     # studies of several collections: each collection must be one cube of its own
     "error_rates": lambda c: scorestd.error_rates({"mine": c}, measures=["ap"], seed=1),
     "estd_stability": lambda c: scorestd.estd_stability(c, measure="ap", seed=1),
@@ -100,11 +117,12 @@ NO_CUBE = {
     "adjust_pvalues", "blas_threads", "ci_expected_width", "cube", "evaluate",
     "fraction_significant", "from_dataframe", "from_ir_measures", "from_ranx", "get_model",
     "load", "measure_info", "model_names", "plot_pair_probabilities",
-    "plot_posterior_differences", "plot_posterior_ranks", "plot_system_effects",
+    "plot_posterior_differences", "plot_posterior_ranks", "plot_predictive_checks",
+    "plot_system_differences", "plot_system_effects", "simulation_based_calibration",
     "plot_topic_set_size", "power_function", "read_factors", "read_fitted", "read_groups",
     "read_long_csv", "read_matrix_csv", "read_netcdf", "read_parquet", "read_trec_eval",
     "register_measure", "register_model", "sakai_power_anova", "sakai_power_paired_t",
-    "simulate", "simulation_diagnostics", "table", "validate", "write_factors", "write_fitted",
+    "simulate", "simulation_diagnostics", "validate", "write_factors", "write_fitted",
 }
 
 
@@ -116,7 +134,8 @@ def test_every_public_function_is_classified():
     classified = set(MAPPED_CALLS) | WRITERS | set(REFUSED) | NO_CUBE
     assert _public_functions() - classified == set(), "classify these in tests/test_extra_dims.py"
     assert classified - _public_functions() == set()
-    assert not (set(MAPPED_CALLS) & set(REFUSED))
+    groups = [set(MAPPED_CALLS), WRITERS, set(REFUSED), NO_CUBE]
+    assert sum(map(len, groups)) == len(classified), "a function is in two classes"
 
 
 def test_the_mapped_functions_say_so():
@@ -248,3 +267,52 @@ def test_slice_labels_cover_every_combination():
     cube = _cube_with_extra_dims(np.zeros((2, 3, 1, 1, 2)), {"a": ["x", "y"], "b": [1, 2, 3]})
     assert slice_labels(cube) == [dict(zip("ab", p, strict=True))
                                   for p in itertools.product(["x", "y"], [1, 2, 3])]
+
+
+@settings(max_examples=20, deadline=None)
+@given(cube=cubes_with_extra_dims(), holes=st.integers(0, 2**32 - 1))
+def test_describe_with_missing_scores_matches_pandas_per_slice(cube, holes):
+    rng = np.random.default_rng(holes)
+    cube = cube.where(rng.uniform(size=cube.shape) > 0.3)  # NaN in about 30% of cells
+    cube[(0,) * (cube.ndim - 3) + (1,)] = 0.25  # a degenerate topic in the first slice
+    table = scorestd.describe(cube)
+    for selector in slice_labels(cube):
+        for measure in ("ap", "ndcg"):
+            x = cube.sel(selector).sel(measure=measure).transpose("topic", "system")
+            present = pd.Series(x.values.ravel()).dropna()
+            row = table.loc[(*selector.values(), measure)]
+            assert row["missing"] == x.isnull().sum()
+            assert row["mean"] == pytest.approx(present.mean(), nan_ok=True)
+            assert row["sd"] == pytest.approx(present.std(), nan_ok=True)
+            assert row["median"] == pytest.approx(present.median(), nan_ok=True)
+            assert row["zero_fraction"] == pytest.approx((present == 0).mean(), nan_ok=True)
+            per_topic = x.to_pandas()
+            spread = per_topic.max(axis=1) - per_topic.min(axis=1)
+            assert row["degenerate_topics"] == (spread == 0).sum()
+            assert row["missing_topics"] == per_topic.isna().any(axis=1).sum()
+
+
+@settings(max_examples=10, deadline=None)
+@given(cube=cubes_with_extra_dims())
+def test_netcdf_keeps_extra_dims_and_their_labels(cube, tmp_path_factory):
+    path = tmp_path_factory.mktemp("nc") / "sims.nc"
+    assert scorestd.save(cube, path) == path
+    back = scorestd.load(path)
+    xr.testing.assert_identical(back, scorestd.validate(cube, extra_dims=True))
+    relabelled = cube.assign_coords({cube.dims[0]: cube[cube.dims[0]].values[::-1]})
+    assert (scorestd.io.netcdf.content_digest(scorestd.validate(relabelled, extra_dims=True))
+            != scorestd.io.netcdf.content_digest(back))
+
+
+@settings(max_examples=10, deadline=None)
+@given(cube=cubes_with_extra_dims())
+def test_to_dataframe_leads_with_the_extra_dims(cube):
+    frame = scorestd.to_dataframe(cube)
+    extra = list(cube.dims[:-3])
+    assert list(frame.columns) == [*extra, "system", "topic", "measure", "value"]
+    for selector in slice_labels(cube):
+        rows = frame
+        for dim, label in selector.items():
+            rows = rows[rows[dim] == label]
+        want = scorestd.to_dataframe(cube.sel(selector, drop=True))
+        pd.testing.assert_frame_equal(rows.drop(columns=extra).reset_index(drop=True), want)

@@ -139,9 +139,13 @@ def test_reciprocal_ranks_rounded_to_4_decimals_are_in_range(ranks):
 
 def test_a_dask_cube_is_not_computed_for_the_check(small_cube):
     lazy = (small_cube + 5).chunk({"measure": 1})
-    assert isinstance(scorestd.validate(lazy).data, type(lazy.data))
-    xr.testing.assert_identical(scorestd.validate(lazy).compute(),
-                                scorestd.validate(lazy.compute(), check_range=False))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScorestdWarning)  # nothing computed, nothing said
+        checked = scorestd.validate(lazy)
+    assert isinstance(checked.data, type(lazy.data))
+    with pytest.warns(ScorestdWarning, match="outside"):  # said when computed
+        computed = checked.compute()
+    xr.testing.assert_identical(computed, scorestd.validate(lazy.compute(), check_range=False))
 
 
 def test_out_of_range_by_measure_equals_one_measure_at_a_time():

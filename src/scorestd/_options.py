@@ -44,6 +44,7 @@ __all__ = [
     "NanPolicy",
     "PairedTest",
     "PowerTest",
+    "SimulatedMeans",
     "SimulationCopula",
     "SplitExtra",
     "SplitKind",
@@ -53,10 +54,16 @@ __all__ = [
     "VarianceKind",
     "WilcoxonMethod",
     "check_count",
+    "check_fits_memory",
+    "check_flag",
+    "check_level_in",
+    "check_number",
     "check_option",
     "check_positive",
     "check_probability",
     "check_seed",
+    "check_sequence",
+    "check_trunc_level",
     "memory_budget",
 ]
 
@@ -75,8 +82,8 @@ Degenerate = Literal["unstandardized", "nan", "raise"]
 HardnessDegenerate = Literal["nan", "zero"]
 #: How the margin of a simulated system is selected among the families that fit.
 MarginCriterion = Literal["aic", "bic", "loglik"]
-#: Dependence between simulated systems: a Gaussian copula, or a vine (``scorestd[vine]``).
-SimulationCopula = Literal["gaussian", "vine"]
+#: Dependence between simulated systems: a vine of pair copulas (the paper's), or a Gaussian copula.
+SimulationCopula = Literal["vine", "gaussian"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
 #: How the Wilcoxon test finds its p-value.
@@ -259,12 +266,135 @@ def check_seed(name: str, value: Any, *, required: bool = False) -> Any:
 
 
 def _as_float(name: str, value: Any) -> float:
-    if isinstance(value, bool):
+    if getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
+        value = value.item()  # a 0-d numpy or xarray array holds one number
+    # a number, not its text ("0.05") nor a truth value: both are slips, never intended
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise OptionError(f"{name} must be a number; got {value!r}")
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise OptionError(f"{name} must be a number; got {value!r}") from None
+    return float(value)
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """A boolean: ``True`` or ``False`` (numpy's ``bool_`` too), never a truthy stand-in.
+
+    ``"no"``, ``2`` or ``0.5`` are refused: read by truthiness each would silently mean
+    ``True``.
+
+    Examples
+    --------
+    >>> check_flag("skipna", True)
+    True
+    >>> check_flag("skipna", "no")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: skipna must be True or False; got 'no'
+    """
+    if isinstance(value, bool) or (type(value).__module__ == "numpy"
+                                   and type(value).__name__ in ("bool", "bool_")):
+        return bool(value)
+    raise OptionError(f"{name} must be True or False; got {value!r}")
+
+
+def check_number(name: str, value: Any) -> float:
+    """A finite real number (not a string, not a boolean), such as a bound or a shift.
+
+    Examples
+    --------
+    >>> check_number("lower", -1)
+    -1.0
+    >>> check_number("lower", "0")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: lower must be a number; got '0'
+    """
+    number = _as_float(name, value)
+    if not math.isfinite(number):
+        raise OptionError(f"{name} must be a finite number; got {value!r}")
+    return number
+
+
+def check_sequence(name: str, value: Any, check: Any, *, allow_scalar: bool = True) -> list:
+    """A non-empty sequence whose items each pass ``check(item_name, item)``.
+
+    A single value is read as a sequence of one when ``allow_scalar`` (``deltas=0.05``
+    means ``[0.05]``), else refused with a message saying a sequence is wanted; a string
+    is one value, never a sequence of characters.
+
+    Examples
+    --------
+    >>> check_sequence("deltas", 0.05, check_positive)
+    [0.05]
+    >>> check_sequence("n_topics", [25, 50], check_count)
+    [25, 50]
+    >>> check_sequence("n_topics", [25, -1], check_count)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: n_topics[1] must be an integer ≥ 1; got -1
+    >>> check_sequence("deltas", [], check_positive)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: deltas must hold at least one value; got []
+    """
+    scalar = isinstance(value, str | bytes) or not hasattr(value, "__iter__")
+    if scalar:
+        if not allow_scalar:
+            raise OptionError(f"{name} must be a sequence (e.g. [{value!r}]); got {value!r}")
+        value = [value]
+    items = list(value)
+    if not items:
+        raise OptionError(f"{name} must hold at least one value; got {value!r}")
+    return [check(f"{name}[{i}]" if not scalar else name, item) for i, item in enumerate(items)]
+
+
+def check_level_in(name: str, value: Any, available: Any) -> float:
+    """A level (α, a probability) that a result holds, never the nearest one it has.
+
+    Examples
+    --------
+    >>> check_level_in("alpha", 0.05, [0.01, 0.05, 0.1])
+    0.05
+    >>> check_level_in("alpha", 0.04, [0.01, 0.05, 0.1])
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: alpha must be one of the levels computed, 0.01, 0.05, 0.1; got 0.04
+    """
+    number = _as_float(name, value)
+    levels = [float(v) for v in available]
+    for level in levels:
+        if math.isclose(number, level, rel_tol=1e-9, abs_tol=1e-15):
+            return level
+    raise OptionError(f"{name} must be one of the levels computed, "
+                      f"{', '.join(f'{v:g}' for v in levels)}; got {value!r}")
+
+
+def check_fits_memory(nbytes: int, memory: int | str | None, what: str) -> int:
+    """Refuse, before allocating it, an array of ``nbytes`` over the memory budget.
+
+    The message names the budget and where it came from (``memory=`` or
+    ``$SCORESTD_MEMORY``), and the size asked for.
+
+    Examples
+    --------
+    >>> check_fits_memory(10**6, "64MB", "the draws")
+    1000000
+    >>> check_fits_memory(8 * 10**9, "64MB", "the draws (100000 × 10000 float64)")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: the draws (100000 × 10000 float64) need 8.0 GB, over the memory budget of 64.0 MB (memory='64MB'); ask for less or raise memory=
+    """
+    budget = memory_budget(memory)
+    if nbytes > budget:
+        source = f"memory={memory!r}" if memory is not None else f"${MEMORY_ENV} or the default"
+        raise OptionError(f"{what} need {_size(nbytes)}, over the memory budget of "
+                          f"{_size(budget)} ({source}); ask for less or raise memory=")
+    return int(nbytes)
+
+
+def _size(nbytes: float) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.1f} {unit}"
+    return f"{int(nbytes)} bytes"
 
 
 #: Memory budget of a batch of work when the caller and the environment do not say.
@@ -315,6 +445,26 @@ def memory_budget(memory: int | str | None = None) -> int:
     if nbytes < 2**20:
         raise OptionError(f"{source} must be at least 1 MiB; got {memory!r}")
     return nbytes
+
+
+# -- simulation and error-rate studies ----------------------------------------------------
+
+def check_trunc_level(name: str, value: Any) -> int | None:
+    """A vine truncation level: ``None`` (no truncation) or an integer ≥ 1.
+
+    Examples
+    --------
+    >>> check_trunc_level("trunc_lvl", -1)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: trunc_lvl must be an integer ≥ 1; got -1
+    """
+    return None if value is None else check_count(name, value, 1)
+
+
+#: The true means of simulated systems: the observed means (mean transform), or the
+#: fitted margins' own.
+SimulatedMeans = Literal["observed", "fitted"]
 
 
 # -- Likelihoods of the crossed Bayesian model ----------------------------------------

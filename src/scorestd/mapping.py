@@ -31,9 +31,11 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .dims import MEASURE, SYSTEM, TOPIC
 from .score_cube import extra_dims_of
 
-__all__ = ["MAPPED", "map_slices", "maps_extra_dims"]
+__all__ = ["MAPPED", "fold_topics", "map_slices", "maps_extra_dims", "slice_labels",
+           "unfold_topics"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -184,3 +186,54 @@ def slice_labels(cube: xr.DataArray) -> list[dict[Hashable, Any]]:
     grid = np.meshgrid(*values, indexing="ij")
     return [{dim: (g.flat[k].item() if isinstance(g.flat[k], np.generic) else g.flat[k])
              for dim, g in zip(extra, grid, strict=True)} for k in range(grid[0].size)]
+
+
+def fold_topics(cube: xr.DataArray) -> xr.DataArray:
+    """A cube without extra dims whose topics are the ``(slice, topic)`` rows of ``cube``.
+
+    For functions that treat every topic on its own (a standardization fitted per topic
+    across systems): one call on the folded cube is one call per slice, in one pass. A
+    folded topic is labelled ``"t1 (trial 0)"``, which names the slice in messages.
+    :func:`unfold_topics` restores the extra dims.
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> da = xr.DataArray(np.zeros((2, 1, 1, 1)), dims=("trial", "topic", "system", "measure"),
+    ...                   coords={"trial": [0, 1], "topic": ["q"], "system": ["a"],
+    ...                           "measure": ["ap"]})
+    >>> fold_topics(da).topic.values.tolist()
+    ['q (trial 0)', 'q (trial 1)']
+    """
+    extra = extra_dims_of(cube)
+    cube = cube.transpose(*extra, TOPIC, SYSTEM, MEASURE)
+    slices = [", ".join(f"{dim} {label}" for dim, label in where.items())
+              for where in slice_labels(cube)]
+    topics = [str(t) for t in cube[TOPIC].values.tolist()]
+    labels = [f"{topic} ({where})" for where in slices for topic in topics]
+    values = np.asarray(cube.data).reshape(len(labels), cube.sizes[SYSTEM], cube.sizes[MEASURE])
+    return xr.DataArray(values, dims=(TOPIC, SYSTEM, MEASURE),
+                        coords={TOPIC: labels, SYSTEM: cube[SYSTEM].values,
+                                MEASURE: cube[MEASURE].values},
+                        attrs=dict(cube.attrs), name=cube.name)
+
+
+def unfold_topics(folded: xr.DataArray, like: xr.DataArray) -> xr.DataArray:
+    """The result ``folded`` of a per-topic function on :func:`fold_topics` ``(like)``, back
+    in the shape, dims and coordinates of ``like`` (its attrs are the result's).
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> da = xr.DataArray(np.arange(4.0).reshape(2, 2, 1, 1),
+    ...                   dims=("trial", "topic", "system", "measure"),
+    ...                   coords={"topic": ["q", "r"], "system": ["a"], "measure": ["ap"]})
+    >>> unfold_topics(fold_topics(da) * 10, da).values.ravel().tolist()
+    [0.0, 10.0, 20.0, 30.0]
+    """
+    like = like.transpose(*extra_dims_of(like), TOPIC, SYSTEM, MEASURE)
+    values = np.asarray(folded.transpose(TOPIC, SYSTEM, MEASURE).data).reshape(like.shape)
+    out = like.copy(data=values)
+    out.attrs = dict(folded.attrs)
+    out.name = folded.name
+    return out

@@ -23,11 +23,11 @@ from typing import Literal
 
 import numpy as np
 
-from ._options import check_option
+from ._options import _as_float, check_option
 from .errors import OptionError
 
 __all__ = ["TOLERANCE", "Measure", "measure_info", "out_of_range", "out_of_range_by_measure",
-           "register_measure"]
+           "register_measure", "same_measure"]
 
 #: How far a score may sit from its support: half a unit of trec_eval's 4th decimal.
 TOLERANCE = 5.0001e-5
@@ -191,6 +191,31 @@ def _known_measure(text: str) -> Measure | None:
     return Measure(text, family, cutoff, lower, upper, support)
 
 
+def same_measure(a: str, b: str) -> bool:
+    """Whether two measure labels may name the same measure.
+
+    Equal labels, toolkit spellings of one registry entry (``map`` and ``AP``, ``P_10``
+    and ``P@10``), or a label and the default ``"score"`` of an unlabelled array are
+    the same; two different known measures (``ap`` and ``ndcg``), or two different
+    unknown labels, are not.
+
+    Examples
+    --------
+    >>> same_measure("map", "AP"), same_measure("P_10", "precision@10")
+    (True, True)
+    >>> same_measure("ap", "ndcg"), same_measure("P@10", "P@20"), same_measure("score", "ap")
+    (False, False, True)
+    """
+    from .dims import DEFAULT_MEASURE
+
+    if a == b or DEFAULT_MEASURE in (a, b):
+        return True
+    first, second = measure_info(a), measure_info(b)
+    if first is None or second is None:
+        return False
+    return (first.family, first.cutoff) == (second.family, second.cutoff)
+
+
 def register_measure(
     name: str,
     lower: float = 0.0,
@@ -223,6 +248,10 @@ def register_measure(
     '[-1, 1]'
     """
     check_option(support, Support, "support")
+    lower, upper = _as_float("lower", lower), _as_float("upper", upper)
+    if math.isnan(lower) or math.isnan(upper):
+        raise OptionError(f"lower and upper must be numbers (±inf for an open end); got "
+                          f"{lower} and {upper}")
     if not lower < upper:
         raise OptionError(f"lower must be < upper; got {lower} and {upper}")
     if support == "multiples" and not cutoff:

@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._options import check_flag
 from .dims import CUBE_DIMS, CUBE_NAME, DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
-from .errors import ScoreDataError, warn
+from .errors import OptionError, ScoreDataError, warn
 from .frames import frame_to_array
 from .measures import measure_info, out_of_range_by_measure
 
@@ -195,8 +196,9 @@ def validate(obj: Any, *, what: str = "scores", copy: bool = True, strict: bool 
         On missing or unexpected dims, missing, empty or repeated labels,
         non-numeric values, or infinite values (named by topic, system and measure);
         with ``strict=True``, scores outside their measure's range. ``NaN`` is a
-        missing score and always allowed. Values of a dask-backed cube are not
-        inspected (that would compute them).
+        missing score and always allowed. A dask-backed cube stays lazy: its labels
+        are checked at once, its values block by block when they are computed (the
+        same errors and warnings, raised by the computation).
 
     Warns
     -----
@@ -215,6 +217,10 @@ def validate(obj: Any, *, what: str = "scores", copy: bool = True, strict: bool 
     >>> validate(da.expand_dims(trial=[0, 1]), extra_dims=True).dims
     ('trial', 'topic', 'system', 'measure')
     """
+    copy, strict = check_flag("copy", copy), check_flag("strict", strict)
+    check_range = check_flag("check_range", check_range)
+    if not isinstance(extra_dims, bool | str):
+        raise OptionError(f"extra_dims must be True, False or a function's name; got {extra_dims!r}")
     if isinstance(obj, pd.DataFrame | pd.Series):
         obj = frame_to_array(obj, what)
     if isinstance(obj, xr.DataArray):
@@ -252,9 +258,42 @@ def validate(obj: Any, *, what: str = "scores", copy: bool = True, strict: bool 
     }
     out = xr.DataArray(data, dims=dims, coords=coords, attrs=dict(da.attrs), name=CUBE_NAME)
     out = out.assign_coords(others) if others else out
+    if _is_dask(out.data):  # the same checks, block by block, when the values are computed
+        check = _BlockCheck(out, what, strict if check_range else None)
+        return out.copy(data=out.data.map_blocks(check, dtype=np.float64))
     if check_range:
         check_ranges(out, strict=strict, what=what)
     return out
+
+
+class _BlockCheck:
+    """The value checks of :func:`validate` for one block of a dask-backed cube.
+
+    Run by dask as each block is computed: an infinite score is a
+    :class:`ScoreDataError` naming its topic, system and measure, and scores outside
+    their measure's range warn (raise with ``strict``) as for a numpy-backed cube.
+    """
+
+    def __init__(self, cube: xr.DataArray, what: str, strict: bool | None) -> None:
+        self.dims, self.what, self.strict = cube.dims, what, strict
+        self.labels = {dim: cube[dim].values for dim in cube.dims if dim in cube.coords}
+        self.attrs = dict(cube.attrs)
+
+    def __call__(self, block: np.ndarray, block_info: dict | None = None) -> np.ndarray:
+        if block_info is None or not block.size:  # dask probing the function
+            return block
+        location = block_info[0]["array-location"]
+        piece = xr.DataArray(block, dims=self.dims, attrs=self.attrs, coords={
+            dim: labels[slice(*location[self.dims.index(dim)])]
+            for dim, labels in self.labels.items()})
+        bad = np.isinf(block)
+        if bad.any():
+            position = first_cell(bad)
+            raise ScoreDataError(f"{self.what}: infinite score {block[position]} at "
+                                 f"{_where(piece, *position)}")
+        if self.strict is not None:
+            check_ranges(piece, strict=self.strict, what=self.what)
+        return block
 
 
 def _already_canonical(obj: Any, copy: bool) -> xr.DataArray | None:
@@ -315,7 +354,8 @@ def range_report(scores: xr.DataArray) -> dict[str, tuple[str, np.ndarray]]:
 def check_ranges(scores: xr.DataArray, *, strict: bool = False, what: str = "scores") -> None:
     """Warn (or raise with ``strict``) when a canonical cube has scores its measures cannot give.
 
-    Nothing is checked for a dask-backed cube or one of standardized values.
+    Nothing is checked for a cube of standardized values; a dask-backed cube is checked
+    by :func:`validate` block by block, when it is computed.
 
     Examples
     --------

@@ -114,3 +114,20 @@ def test_standardize_selects_the_output_not_the_reference(tmp_path, robust):
     assert got.system.values.tolist() == ["run1", "run2", "run3"]
     whole = scorestd.standardize(robust, "empirical")
     np.testing.assert_allclose(got.values, whole.sel(system=got.system.values).values)
+
+
+def test_report_output_is_the_tau_table(tmp_path, capsys):
+    path = tmp_path / "tau.csv"
+    assert main(["report", "adhoc8_ap", "--no-plots", "--models", "normal", "empirical",
+                 "-s", "top:20", "--output", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "<model>#: rank of the system by that mean (1 = best)" in out
+    frame = pd.read_csv(path, index_col="model")
+    cube = scorestd.datasets.load("adhoc8_ap")
+    top = cube.mean("topic").sel(measure="ap").to_series().nlargest(20).index
+    cube = cube.sel(system=[s for s in cube.system.values if s in top])
+    for model in ("normal", "empirical"):
+        want = scorestd.correlation(scorestd.aggregate(scorestd.standardize(cube, model),
+                                                       skipna=True),
+                                    scorestd.aggregate(cube), "tau_b")
+        assert frame.loc[model, "ap"] == pytest.approx(float(want.sel(measure="ap")))

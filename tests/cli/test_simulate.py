@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 import xarray as xr
 
 from scorestd.cli import main
@@ -11,7 +10,7 @@ from scorestd.cli import main
 def test_simulate_writes_netcdf_with_true_means(capsys, tmp_path):
     out = tmp_path / "sims.nc"
     code = main(["simulate", "adhoc8", "-m", "ap", "--trials", "3", "--n-topics", "20",
-                 "--seed", "4", "--out", str(out), "--no-progress"])
+                 "--seed", "4", "--out", str(out), "--no-progress", "--copula", "gaussian"])
     assert code == 0
     assert "3 collections of 20 topics" in capsys.readouterr().out
     with xr.open_dataset(out) as ds:
@@ -40,23 +39,27 @@ def test_experiment_error_rates(capsys, tmp_path):
     assert (tmp_path / "er.png").stat().st_size > 0
 
 
-def test_experiment_error_rates_with_pair_copulas(capsys, tmp_path):
-    pytest.importorskip("pyvinecopulib")
-    save = tmp_path / "rates.nc"
-    code = main(["experiment", "error-rates", "--data", "adhoc8", "--measure", "ap",
-                 "--n-topics", "25", "--deltas", "none", "--tests", "paired_t",
-                 "--trials", "70", "--copula", "vine", "--no-progress", "--no-figure",
-                 "--save", str(save)])
-    assert code == 0, capsys.readouterr().err
+def test_experiment_error_rates_with_pair_copulas_and_a_pool(capsys, tmp_path):
+    save, pool = tmp_path / "rates.nc", tmp_path / "pool.npz"
+    args = ["experiment", "error-rates", "--data", "adhoc8", "--measure", "ap",
+            "--n-topics", "25", "--deltas", "none", "--tests", "paired_t",
+            "--trials", "70", "--no-progress", "--no-figure", "--save", str(save),
+            "--pool", str(pool)]
+    assert main(args) == 0, capsys.readouterr().err
+    assert pool.exists()
     with xr.open_dataset(save) as ds:
         assert ds.attrs["copula"] == "vine"
+        first = ds["type1"].values
+    assert main(args) == 0, capsys.readouterr().err  # the pool read back: same rates
+    with xr.open_dataset(save) as ds:
+        assert (ds["type1"].values == first).all()
 
 
-def test_experiment_error_rates_vine_without_the_extra(capsys, without_pyvinecopulib):
-    code = main(["experiment", "error-rates", "--data", "adhoc8", "--measure", "ap",
-                 "--trials", "64", "--copula", "vine", "--no-progress", "--no-figure"])
+def test_simulate_vine_options_are_checked_before_fitting(capsys, tmp_path):
+    code = main(["simulate", "adhoc8", "-m", "ap", "--trunc-lvl", "0",
+                 "--out", str(tmp_path / "x.nc")])
     assert code == 1
-    assert 'pip install "scorestd[vine]"' in capsys.readouterr().err
+    assert "trunc_lvl must be an integer ≥ 1" in capsys.readouterr().err
 
 
 def test_experiment_error_rates_resumes_from_its_results_dir(capsys, tmp_path):

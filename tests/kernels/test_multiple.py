@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.api as sm
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy import stats
@@ -138,3 +138,23 @@ def test_studentized_range_sf_matches_scipy(k, df):
     ref = stats.studentized_range.sf(q, k, df)  # scipy's numerical integration
     np.testing.assert_allclose(studentized_range_sf(q, k, df), ref, rtol=1e-6, atol=1e-9)
     assert np.isnan(studentized_range_sf(np.nan, k, df))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), chunk=st.integers(1, 9))
+def test_randomised_tukey_batch_elements_are_their_own_test(seed, chunk):
+    """The permutations are shared by the batch: an element's p-values are those of the
+    element alone with the same seed, whatever the block of permutations per chunk."""
+    import scorestd.kernels.multiple as multiple
+
+    x = np.random.default_rng(seed).uniform(size=(3, 2, 8, 4))
+    whole = multiple.randomised_tukey_hsd_all_pairs(x, B=150, seed=seed).pvalue
+    default, multiple._CHUNK_CELLS = multiple._CHUNK_CELLS, x.size * chunk
+    try:
+        chunked = multiple.randomised_tukey_hsd_all_pairs(x, B=150, seed=seed).pvalue
+    finally:
+        multiple._CHUNK_CELLS = default
+    np.testing.assert_array_equal(chunked, whole)
+    for k in np.ndindex(3, 2):
+        alone = multiple.randomised_tukey_hsd_all_pairs(x[k], B=150, seed=seed).pvalue
+        np.testing.assert_array_equal(whole[k], alone)

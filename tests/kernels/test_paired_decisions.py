@@ -259,3 +259,17 @@ def test_bad_input():
     with pytest.raises(ValueError, match="seed= is required by the permutation test"):
         paired_decisions(np.ones((1, 3)), ALPHAS, ["permutation"])
     assert PAIRED_TESTS == ("paired_t", "wilcoxon", "sign", "permutation", "bootstrap")
+
+
+def test_permutation_rate_under_the_null_is_alpha_at_any_number_of_resamples():
+    # p = (1 + #)/(B + 1): P(p <= α) = α when α(B + 1) is a whole number, here at B = 199
+    # for every α of 0.005, 0.01, ..., 0.1 (#/B would give (⌊αB⌋ + 1)/(B + 1), e.g. 0.015
+    # at α = 0.01).
+    rng = np.random.default_rng(21)
+    d = rng.normal(0, 0.1, size=(40_000, 20))
+    r = paired_decisions(d, ALPHAS, ["permutation"], resamples=199, seed=4)
+    at = np.isclose(ALPHAS * 200, np.round(ALPHAS * 200))
+    for tail in range(2):
+        rate = r.reject[0, tail].mean(axis=0)
+        se = np.sqrt(ALPHAS * (1 - ALPHAS) / 40_000)
+        assert np.all(np.abs(rate - ALPHAS)[at] < 4 * se[at]), (tail, rate)

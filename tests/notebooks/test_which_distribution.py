@@ -14,7 +14,7 @@ import pytest
 import scorestd
 
 NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "which_distribution.ipynb"
-REDUCED = "CHAINS = 2\nDRAWS = 300\nWARMUP = 150\nSEED = 2026\n"
+REDUCED = "CHAINS = 2\nDRAWS = 200\nWARMUP = 100\nSEED = 2026\n"
 DATA = {"robust2004 AP": ("robust2004", "ap"), "robust2004 nDCG": ("robust2004", "ndcg"),
         "web2012 ERR@20": ("web2012", "err20"), "adhoc8 P@10": ("adhoc8_p10", "p10")}
 
@@ -46,7 +46,7 @@ def test_notebook_runs_at_reduced_size_with_checked_numbers(run_notebook, tmp_pa
     cube = scorestd.datasets.load("web2012").sel(measure="err20")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = scorestd.compare_likelihoods(cube, chains=2, draws=300, warmup=150, seed=2026,
+        res = scorestd.compare_likelihoods(cube, chains=2, draws=200, warmup=100, seed=2026,
                                            progress=False)
         cont = scorestd.compare_likelihoods(res.fits, cells="continuous")
     assert (f"web2012 ERR@20: best on all scores = {res.best}, on scores inside (0, 1) = "

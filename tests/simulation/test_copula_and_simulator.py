@@ -9,14 +9,15 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import scorestd
-from scorestd.errors import ScorestdError
+from scorestd.errors import OptionError, ScoreDataError
 from scorestd.simulation import GaussianCopula, fit_simulator, simulate, simulation_diagnostics
 
 
 @pytest.fixture(scope="module")
 def sim():
+    # the Gaussian copula: these tests are about chunking, labels and its own τ
     return fit_simulator(scorestd.datasets.load("adhoc8").isel(system=slice(0, 30)),
-                         measure="ap")
+                         measure="ap", copula="gaussian")
 
 
 def test_gaussian_copula_kendall_tau_is_two_over_pi_asin_rho():
@@ -96,19 +97,75 @@ def test_bad_arguments(sim):
         fit_simulator(scorestd.datasets.load("adhoc8_ap"), copula="t")
 
 
-def test_vine_without_pyvinecopulib_names_the_extra(without_pyvinecopulib):
-    with pytest.raises(ScorestdError, match=r'pip install "scorestd\[vine\]"'):
-        fit_simulator(scorestd.datasets.load("adhoc8_ap"), copula="vine")
-
-
 def test_vine_copula_simulates():
-    pytest.importorskip("pyvinecopulib")
     cube = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6))
     sim = fit_simulator(cube, copula="vine", family_set=["gaussian", "clayton"], trunc_lvl=2)
     a = simulate(sim, n_topics=10, trials=3, seed=1)
     b = simulate(sim, n_topics=10, trials=3, seed=1, batch_size=1)
     np.testing.assert_array_equal(a.values, b.values)
     assert a.attrs["copula"] == "vine"
+
+
+def test_the_default_is_the_paper_s_vine_with_observed_means():
+    cube = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6))
+    sim = fit_simulator(cube)
+    assert sim.copula.name == "vine"
+    families = {str(sim.copula.vine.get_pair_copula(t, e).family).split(".")[-1]
+                for t in range(5) for e in range(5 - t)}
+    assert families - {"indep", "gaussian", "clayton", "gumbel", "frank", "joe", "student"}
+    observed = cube.mean("topic").values[:, 0]
+    np.testing.assert_allclose(sim.true_means.values, observed, atol=1e-8)
+    fitted = fit_simulator(cube, means="fitted")
+    np.testing.assert_allclose(fitted.true_means.values, sim.fitted_means)
+    assert not np.allclose(sim.fitted_means, observed, atol=1e-3)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"family_set": ["foo"]}, "family_set must be one of"),
+    ({"trunc_lvl": -1}, "trunc_lvl must be an integer ≥ 1; got -1"),
+    ({"trunc_lvl": 1.5}, "trunc_lvl must be an integer"),
+    ({"copula": "gaussian", "trunc_lvl": 2}, "options of copula='vine'"),
+    ({"means": "true"}, "means must be one of 'observed', 'fitted'"),
+])
+def test_vine_options_are_validated(kwargs, match):
+    cube = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 4))
+    with pytest.raises(OptionError, match=match):
+        fit_simulator(cube, **kwargs)
+
+
+def test_with_means_chains(sim):
+    mid = np.flatnonzero((sim.true_means.values > 0.15) & (sim.true_means.values < 0.45))
+    a, b = (str(sim.systems[i]) for i in mid[:2])
+    both = sim.with_means({a: 0.5}).with_means({b: 0.4})
+    assert float(both.true_means.sel(system=a)) == pytest.approx(0.5, abs=1e-9)
+    assert float(both.true_means.sel(system=b)) == pytest.approx(0.4, abs=1e-9)
+    # the other systems keep the margins they had
+    rest = np.setdiff1d(np.arange(len(sim.systems)), mid[:2])
+    np.testing.assert_allclose(both.true_means.values[rest], sim.true_means.values[rest])
+
+
+def test_one_trial_stays_within_the_memory_budget(sim):
+    import tracemalloc
+
+    kw = dict(n_topics=4000, trials=1, seed=3)
+    tracemalloc.start()
+    small = simulate(sim, memory="8MB", **kw)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    # the result (1 MB) and working arrays of a few trials; a 64-trial block is 60 MB
+    assert peak < 24e6
+    np.testing.assert_array_equal(small.values, simulate(sim, **kw).values)
+    with pytest.raises(OptionError, match="more than the budget memory=1 MiB"):
+        simulate(sim, n_topics=20000, trials=1, seed=1, memory="1MiB")
+
+
+def test_diagnostics_of_one_collection_without_trial(sim):
+    one = simulate(sim, n_topics=40, trials=1, seed=2).isel(trial=0)
+    d = simulation_diagnostics(sim, one)
+    assert d.data.attrs["trials"] == 1
+    np.testing.assert_allclose(d.data["fitted_mean"], sim.fitted_means)
+    with pytest.raises(ScoreDataError, match="dims including 'topic' and 'system'"):
+        simulation_diagnostics(sim, one.rename(topic="query"))
 
 
 @settings(max_examples=10, deadline=None)
@@ -129,3 +186,21 @@ def _small_simulator(cube):
     if "sim" not in _CACHE:
         _CACHE["sim"] = fit_simulator(cube)
     return _CACHE["sim"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=2, max_size=30), st.integers(0, 2**32 - 1))
+def test_property_random_ties_are_ranks_that_keep_the_order(values, seed):
+    from scorestd.simulation.copula import pseudo_observations_random_ties
+
+    x = np.array(values, dtype=float)[:, None]
+    u = pseudo_observations_random_ties(x, np.random.default_rng(seed))[:, 0]
+    n = len(values)
+    np.testing.assert_allclose(np.sort(u), np.arange(1, n + 1) / (n + 1))
+    # a larger score always gets a larger pseudo-observation; ties in any order
+    i, j = np.nonzero(x[:, 0][:, None] < x[:, 0][None, :])
+    assert np.all(u[i] < u[j])
+    # their average over the tie-breaks is the average rank of the classic definition
+    from scorestd.simulation.copula import pseudo_observations
+
+    assert u.sum() == pytest.approx(pseudo_observations(x)[:, 0].sum())

@@ -119,10 +119,15 @@ def test_prior_measures(small_cube):
     new = small_cube.isel(topic=slice(0, 6))
     with pytest.raises(ScoreDataError, match="prior has no scores for measures ndcg"):
         smooth(new, small_cube.isel(topic=slice(6, None)).sel(measure=["ap"]), alpha=0.5)
-    # 2-D on both sides: matched whatever the measure labels; 2-D out.
-    got = smooth(new.sel(measure="ap"), small_cube.isel(topic=slice(6, None)).sel(measure="ndcg"),
+    # 2-D on both sides: the measures they were selected from must agree; 2-D out.
+    with pytest.raises(ScoreDataError, match="prior is of measure 'ndcg', the scores of 'ap'"):
+        smooth(new.sel(measure="ap"), small_cube.isel(topic=slice(6, None)).sel(measure="ndcg"),
+               alpha=0.5)
+    got = smooth(new.sel(measure="ap"), small_cube.isel(topic=slice(6, None)).sel(measure="ap"),
                  alpha=0.5)
     assert got.dims == ("topic", "system")
+    unlabelled = small_cube.isel(topic=slice(6, None)).sel(measure="ap").drop_vars("measure")
+    assert smooth(new.sel(measure="ap"), unlabelled, alpha=0.5).identical(got)
 
 
 def test_kernel_over_a_batch():

@@ -148,10 +148,11 @@ def test_write_is_atomic(robust2004, tmp_path, monkeypatch):
 
 def test_error_rate_columns_say_their_parameters():
     res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25], deltas=[0.05],
-                               trials=64, trials_type2=64, B=100, seed=1)
+                               trials=64, trials_type2=64, B=100, copula="gaussian", seed=1)
     table = scorestd.table(res, alpha=0.01)
-    assert table.notes["power@0.05"] == "power for a true difference δ = 0.05 at α = 0.01, two-tailed"
-    assert table.notes["type1"] == "Type I error rate at α = 0.01, two-tailed"
+    assert table.notes["power(δ=.05, α=.01, 2-tailed)"] == \
+        "power for a true difference δ = 0.05 at α = 0.01, two-tailed"
+    assert table.notes["type1(α=.01, 2-tailed)"] == "Type I error rate at α = 0.01, two-tailed"
 
 
 @given(st.integers(3, 7), st.integers(4, 15), st.integers(0, 2**32 - 1),
@@ -197,3 +198,40 @@ def test_rendering_keeps_every_cell_and_escapes_every_label(labels, numbers):
                        na_values=[""], dtype={"system": str})
     np.testing.assert_array_equal(back.to_numpy(), values.to_numpy())
     assert back.index.tolist() == labels
+
+
+@pytest.mark.parametrize("make", [
+    lambda ap: scorestd.split_half(ap, trials=4, seed=1),
+    lambda ap: scorestd.swap_rate(ap, trials=4, seed=1),
+    lambda ap: scorestd.leave_one_out(ap),
+    lambda ap: scorestd.discriminative_power(ap),
+    lambda ap: scorestd.goodness_of_fit(ap, ["normal", "kde"]),
+    pytest.param(lambda ap: scorestd.bayes_crossed(ap.isel(system=slice(0, 3)), draws=100,
+                                                   warmup=50, chains=2, seed=1),
+                 # a short run: its convergence warning is not what this test is about
+                 marks=pytest.mark.filterwarnings("ignore::scorestd.errors.ScorestdWarning")),
+], ids=["split_half", "swap_rate", "leave_one_out", "discriminative_power", "goodness_of_fit",
+        "bayes_crossed"])
+def test_every_result_with_a_summary_renders_its_numbers(make, adhoc8_ap):
+    result = make(adhoc8_ap.isel(system=slice(0, 8)))
+    table = scorestd.table(result)
+    summary = result.summary()
+    for text in (table.to_latex(), table.to_markdown()):
+        assert text.count("\n") >= len(summary)
+    back = pd.read_csv(io.StringIO(table.to_csv()), index_col=list(range(summary.index.nlevels)))
+    numeric = summary.select_dtypes("number")
+    np.testing.assert_allclose(back[[str(c) if numeric.columns.nlevels == 1 else " ".join(c)
+                                     for c in numeric.columns]].to_numpy(dtype=float),
+                               numeric.to_numpy(dtype=float))
+
+
+def test_pairs_table_of_a_bayesian_comparison(adhoc8_ap):
+    ap = adhoc8_ap.isel(system=slice(0, 3))
+    res = scorestd.bayes_compare(ap)
+    table = scorestd.table(res)
+    assert table.values.loc[("ap", "run2", "run3"), "prob_greater"] == \
+        float(res.prob_greater.sel(measure="ap", pair="run2 vs run3"))
+    assert "reference prior" in table.caption and "system minus system2" in table.caption
+    assert table.notes["prob_greater"].startswith("P(delta > 0")
+    frequentist = scorestd.tables.pairs_table(scorestd.compare(ap, correction="holm"))
+    assert " 2.51e-15 |" in frequentist.to_markdown()  # p-values in significant digits

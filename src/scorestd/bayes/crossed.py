@@ -270,11 +270,12 @@ class CrossedPosterior:
         ``score`` over ``chain`` × ``draw`` × ``topic`` × ``system``: the log density of each
         score on the score scale (the Jacobian of the logit included for the hurdle model;
         a log probability for a score of 0 or 1 where the likelihood has mass there;
-        ``NaN`` for a missing score). ``draws``: the draw indices (default: all).
+        ``NaN`` for a missing score). ``draws``: the draw indices (default: the evenly
+        spaced subset that fits the memory budget, :meth:`predictive_subset`).
         """
         from .likelihoods import pointwise_log_likelihood
 
-        keep = np.arange(self.posterior.sizes["draw"]) if draws is None else np.asarray(draws)
+        keep = self.predictive_subset() if draws is None else np.asarray(draws)
         p, shape = self._parameters(keep)
         y = self.observed_data["score"].values
         ll = pointwise_log_likelihood(self.likelihood, p, y, self._nu())
@@ -282,10 +283,11 @@ class CrossedPosterior:
 
     def posterior_predictive(self, draws: np.ndarray | None = None, *,
                              seed: Any = 0) -> xr.Dataset:
-        """Replicated scores (``score`` over chain × draw × topic × system), arviz's group."""
+        """Replicated scores (``score`` over chain × draw × topic × system), arviz's group;
+        ``draws`` as :meth:`log_likelihood`."""
         from .likelihoods import predictive_draws
 
-        keep = np.arange(self.posterior.sizes["draw"]) if draws is None else np.asarray(draws)
+        keep = self.predictive_subset() if draws is None else np.asarray(draws)
         p, shape = self._parameters(keep)
         y = self.observed_data["score"].values
         rng = np.random.default_rng(root_sequence(seed))
@@ -682,10 +684,15 @@ def _posterior(out: dict[str, np.ndarray], one: xr.DataArray, attrs: dict,
     gated += [name for name, prior in (("sigma_system", priors.system),
                                        ("sigma_topic", priors.topic))
               if prior.fixed is None]
-    gated += ["sigma", "system_score"]
+    gated.append("sigma")
+    # the expected scores: gated where they are a new quantity; μ + α (normal) is
+    # covered by the gate of μ and α, and only reported
+    scores = ["system_score"]
+    if attrs["likelihood"] != "normal":
+        gated, scores = [*gated, "system_score"], []
     zero = [name for name in ("zero_system_effect", "zero_mu", "zero_sigma_system",
                               "zero_sigma_topic") if name in post]
-    diag = diagnostics(post, gated + zero)
+    diag = diagnostics(post, gated + scores + zero)
     diag.attrs = {"gated": gated, "zero_part": zero}
     return CrossedPosterior(post, stats, observed, diag)
 

@@ -13,7 +13,6 @@ from ._common import (
     add_measure_and_format,
     add_output_argument,
     check_figure_path,
-    check_table_output,
     load_data,
     notice,
     print_table,
@@ -85,9 +84,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     er.add_argument("--resamples", "-B", type=int, default=None,
                     help="permutation/bootstrap resamples (default 2000; 10000 with "
                          "--full-size)")
-    er.add_argument("--copula", choices=get_args(SimulationCopula), default="gaussian",
-                    help="dependence of a pair of runs: gaussian (fast; default) or vine "
-                         "(a copula per pair by AIC, as the paper; scorestd[vine])")
+    er.add_argument("--copula", choices=get_args(SimulationCopula), default="vine",
+                    help="dependence of a pair of runs: vine (default: a copula per pair by "
+                         "AIC, as the paper) or gaussian (fast, exchangeable)")
+    er.add_argument("--pool",
+                    help="a .npz file of fitted pair copulas: read if it exists, written "
+                         "with every pair fitted (a later study on the same collections "
+                         "fits nothing again)")
     er.add_argument("--save", help="write the rates to this netCDF file")
     er.add_argument("--full-size", action="store_true",
                     help=f"the published design: {FULL_SIZE['trials']:,} Type I trials per "
@@ -114,7 +117,6 @@ def _experiments():
 
 def run(args: argparse.Namespace) -> int:
     name, data, measure = EXPERIMENTS[args.name]
-    check_table_output(args)
     if not args.no_figure:  # a figure that cannot be written stops here, not after the run
         check_figure_path(args.out or f"experiment-{args.name}.png")
     if args.name == "error-rates":
@@ -173,7 +175,8 @@ def _run_error_rates(args: argparse.Namespace) -> int:
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
               "B": args.resamples or 2000, "seed": args.seed, "batch_size": args.batch_size,
               "memory": args.memory, "progress": False if args.no_progress else None,
-              "deltas": deltas, "copula": args.copula, "results_dir": args.results_dir}
+              "deltas": deltas, "copula": args.copula, "results_dir": args.results_dir,
+              "pool": args.pool}
     if args.full_size:
         kwargs.update(trials=FULL_SIZE["trials"], trials_type2=FULL_SIZE["trials_type2"],
                       B=args.resamples or FULL_SIZE["B"],

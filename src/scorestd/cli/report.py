@@ -7,7 +7,16 @@ from pathlib import Path
 from typing import get_args
 
 from .._options import BUILTIN_MODELS, Degenerate
-from ._common import add_command, add_data_argument, check_output, load_data, notice, print_table
+from ._common import (
+    add_command,
+    add_data_argument,
+    add_output_argument,
+    check_output,
+    load_data,
+    notice,
+    print_table,
+    write_table,
+)
 
 #: Data of ``scorestd report`` without DATA (``scorestd.plots.report.DEFAULT_DATA``).
 DEFAULT_DATA = "robust2004_ap"
@@ -28,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="policy for topics whose systems all score the same")
     p.add_argument("--top", type=int, metavar="N", help="print only the N best raw systems")
     p.add_argument("--no-plots", action="store_true", help="do not write the plots")
+    add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,13 +51,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"== {cube.attrs.get('dataset', args.data)}, {measure}: "
               f"{cube.sizes['topic']} topics, {cube.sizes['system']} systems ==")
         print("system means and ranks (1 = best) per standardization:")
-        print_table(table if args.top is None else table.head(args.top))
+        print_table(table if args.top is None else table.head(args.top),
+                    legend={"raw": "mean raw score over the topics",
+                            "<model>": "mean score standardized with the model, fitted per "
+                                       "topic on every system",
+                            "<model>#": "rank of the system by that mean (1 = best)"})
         print()
         print("Kendall tau_b between each standardized ranking and the raw ranking:")
         tau = report.tau[[measure]].rename(columns={measure: "tau_b"}).rename_axis(columns=None)
         print_table(tau, legend={"tau_b": f"Kendall τ_b of the model's ranking with the raw "
                                           f"ranking ({measure})"})
         print()
+    write_table(report.tau, args, caption=(
+        f"Kendall τ_b between the ranking of the {cube.sizes['system']} systems by each "
+        f"model's standardized mean and the raw ranking ({cube.sizes['topic']} topics)."))
     if not args.no_plots:
         for path in report.write_plots(Path(args.out)):
             notice(f"wrote {path}")

@@ -137,6 +137,7 @@ def power_function(
     # statsmodels' word for a one-sided test in the direction of the effect
     alternative = "two-sided" if alternative == "two-sided" else "larger"
     sd = math.sqrt(check_positive("variance", variance))
+    m = check_count("n_systems", n_systems, 2)
     if test == "paired_t":
         engine = TTestPower()
         return lambda d, n, a: _t_power(
@@ -148,7 +149,6 @@ def power_function(
             engine_ind.power(effect_size=d / sd, nobs1=n, alpha=a, ratio=1.0,
                              alternative=alternative),
             d / sd * math.sqrt(n / 2), 2 * n - 2, a, alternative)
-    m = check_count("n_systems", n_systems, 2)
 
     def anova_power(d: float, n: float, a: float) -> float:
         # statsmodels' FTestAnovaPower, with a critical value that stays finite for tiny α

@@ -22,6 +22,7 @@ import warnings
 from . import engine
 from .between import BetweenCollection, between_collection
 from .discrimination import DiscriminativePower, discriminative_power
+from .error_rate_pool import ErrorRatePool
 from .leave_out import LeaveOneOut, leave_one_out
 from .prior_smoothing import SmoothingExperiment, smoothing_experiment
 from .result import ALPHAS, Experiment
@@ -40,6 +41,7 @@ __all__ = [
     "ALPHAS",
     "BetweenCollection",
     "DiscriminativePower",
+    "ErrorRatePool",
     "ErrorRates",
     "EstdStability",
     "Experiment",

@@ -27,7 +27,7 @@ import xarray as xr
 
 from .._progress import progress_bar
 from ..errors import OptionError, ScoreDataError
-from ..io.atomic import atomic_output
+from ..io.atomic import atomic_netcdf, atomic_output
 
 __all__ = ["CHUNK_BLOCKS", "Study"]
 
@@ -172,8 +172,7 @@ class Study:
         attrs = {"arguments": json.dumps(self.arguments), "cell": cell,
                  "first_block": int(blocks[0]), "blocks": len(blocks),
                  "trials": int(kept[blocks].sum())}
-        with atomic_output(path) as tmp:
-            xr.Dataset(data, attrs=attrs).to_netcdf(tmp)
+        atomic_netcdf(xr.Dataset(data, attrs=attrs), path)  # Ctrl-C held over HDF5
 
 
 def _plain(value: Any) -> Any:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import RENAMED_TESTS, PairedTest, check_option
+from .._options import RENAMED_TESTS, PairedTest, check_count, check_option
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScoreDataError, ScorestdError
 from ..kernels.decisions import fraction_significant
@@ -142,6 +142,7 @@ def discriminative_power(
     [[0.738], [0.729]]
     """
     test = check_option(test, PairedTest, "test", deprecated=RENAMED_TESTS)
+    B = check_count("B", B)
     schemes = check_schemes(schemes, scheme_options)
     c = validate(scores)
     if c.sizes[SYSTEM] < 2:

@@ -29,7 +29,8 @@ rates, as the published code does), sign-flip permutation and bootstrap (shift) 
 one-tailed (``H1: experimental > baseline``) and two-tailed, at every α of the grid,
 decided as the published R code does (``round(p, 6) <= α``; R's ``t.test``,
 ``wilcox.test`` and ``binom.test``; permutation and bootstrap p-values
-``#{as extreme} / B``) by :func:`scorestd.kernels.paired_decisions.paired_decisions`:
+``(1 + #{as extreme}) / (B + 1)``, what the published ``#{as extreme} / B`` is at its
+``B = 10⁶``) by :func:`scorestd.kernels.paired_decisions.paired_decisions`:
 critical values and tables instead of p-values, one matrix of ``B`` resamples per 512
 trials with a randomisation of its own for each trial.
 
@@ -40,7 +41,6 @@ from __future__ import annotations
 
 import functools
 import os
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,28 +50,31 @@ import pandas as pd
 import xarray as xr
 from scipy import special, stats
 
-from .._options import SimulationCopula, check_count, check_option, memory_budget
+from .._options import (
+    SimulationCopula,
+    check_count,
+    check_level_in,
+    check_option,
+    check_probability,
+    check_sequence,
+    memory_budget,
+)
 from .._progress import progress_bar
-from ..dims import MEASURE, SYSTEM, TOPIC
-from ..errors import ScoreDataError, ScorestdWarning
+from ..dims import MEASURE
+from ..errors import OptionError, ScoreDataError, warn
 from ..io.figures import save_figure
 from ..io.netcdf import content_digest
+from ..kernels import pair_copulas
 from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
 from ..models._grid import stacked, table_inverse
 from ..score_cube import collection_of, validate
 from ..simulation import _random
-from ..simulation.copula import (
-    GaussianCopula,
-    check_vine_available,
-    fit_pair_copulas,
-    sample_pair,
-)
-from ..simulation.fitting import fit_margins
 from ..simulation.transform import apply_transform, solve_mean_transform
 from ._common import collection_from
 from .checkpoint import Study
 from .engine import run_batches
+from .error_rate_pool import ErrorRatePool, MeasurePool, prepare_collection, resolve_pool
 from .result import ALPHAS, Experiment
 
 __all__ = ["COLLECTIONS", "ERROR_RATE_TESTS", "ErrorRates", "error_rates",
@@ -89,108 +92,6 @@ TAILS = (1, 2)
 _SIGN_MIN_DIFF = 0.01
 
 
-def prepare_collection(scores: Any, measure: str | None = None, *,
-                       bottom: float = 0.1, tol: float = 1e-5) -> xr.DataArray:
-    """The runs the paper keeps: duplicates (equal to ``tol`` on every topic) and the
-    bottom ``bottom`` fraction by mean score removed.
-
-    Examples
-    --------
-    >>> import scorestd
-    >>> kept = prepare_collection(scorestd.datasets.load("adhoc8"), "ap")
-    >>> kept.sizes["system"] < scorestd.datasets.load("adhoc8").sizes["system"]
-    True
-    """
-    from ..simulation.fitting import one_measure
-
-    one = one_measure(scores, measure)
-    x = np.asarray(one.values, dtype=np.float64)
-    keep = np.ones(x.shape[1], dtype=bool)
-    for j in range(1, x.shape[1]):  # a later run equal to an earlier one is dropped
-        same = np.all(np.abs(x[:, :j] - x[:, j:j + 1]) <= tol, axis=0)
-        if same.any():
-            keep[j] = False
-    one = one.isel({SYSTEM: keep})
-    means = one.mean(TOPIC).values
-    return one.isel({SYSTEM: means >= np.quantile(means, bottom)})
-
-
-@dataclass
-class _Pool:
-    """The margins of one measure across collections, as arrays."""
-
-    measure: str
-    collections: list[str]
-    offsets: np.ndarray  # first margin of each collection
-    sizes: np.ndarray  # runs per collection
-    tables: np.ndarray  # (M, K)
-    support: np.ndarray | None
-    means: np.ndarray  # (M,)
-    corr: list[np.ndarray]  # per collection
-    pobs: list[np.ndarray] | None  # per collection, scores for the pair copulas (vine)
-    failures: int
-    families: dict[str, int]
-    fitted: dict[tuple[int, int, int], Any] = field(default_factory=dict)
-
-    def pair_copulas(self, keys: np.ndarray, client: Any = None) -> np.ndarray:
-        """The bivariate copula of each ``(collection, i, j)`` (``i < j``), fitted once.
-
-        The fits are independent and deterministic: with a ``client`` the new ones are
-        shared out among the cluster's workers (the same copulas, sooner).
-        """
-        new = [key for key in dict.fromkeys(map(tuple, keys.tolist())) if key not in self.fitted]
-        if client is not None and len(new) > PAIRS_PER_TASK:
-            [scores] = client.scatter([self.pobs], broadcast=True)
-            parts = [new[a:a + PAIRS_PER_TASK] for a in range(0, len(new), PAIRS_PER_TASK)]
-            futures = client.map(_fit_pairs, parts, scores=scores, pure=False)
-            for part, fits in zip(parts, client.gather(futures), strict=True):
-                self.fitted.update(zip(part, fits, strict=True))
-        else:
-            threads = min(4, os.cpu_count() or 1)  # the families of one pair, in parallel
-            self.fitted.update(zip(new, _fit_pairs(new, self.pobs, threads), strict=True))
-        return np.array([self.fitted[key] for key in map(tuple, keys.tolist())], dtype=object)
-
-
-#: Pair copulas fitted per task on a cluster (each fit takes about 10 ms).
-PAIRS_PER_TASK = 256
-
-
-def _fit_pairs(keys: Sequence[tuple[int, int, int]], scores: Sequence[np.ndarray],
-               threads: int = 1) -> list:
-    """The copula of each ``(collection, i, j)`` of ``keys`` (maximum likelihood, AIC)."""
-    return [fit_pair_copulas(scores[c][:, [i, j]], method="mle", threads=threads)[0, 1]
-            for c, i, j in keys]
-
-
-def _pool(cubes: Mapping[str, Any], measure: str, copula: str = "gaussian") -> _Pool:
-    tables, means, corr, names, sizes, failures, families = [], [], [], [], [], 0, {}
-    pobs = [] if copula == "vine" else None
-    for name, cube in cubes.items():
-        if measure not in [str(m) for m in cube[MEASURE].values]:
-            continue
-        kept = prepare_collection(cube, measure)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ScorestdWarning)
-            margins = fit_margins(kept)
-        failures += sum(issubclass(w.category, ScorestdWarning) for w in caught)
-        for fam, count in pd.Series(margins.family).value_counts().items():
-            families[fam] = families.get(fam, 0) + int(count)
-        tables.append(margins.table)
-        means.append(margins.mean)
-        corr.append(GaussianCopula.fit(np.asarray(kept.values)).corr)
-        if pobs is not None:
-            pobs.append(np.asarray(kept.values))
-        names.append(name)
-        sizes.append(len(margins.systems))
-        support = margins.support
-    if not names:
-        raise ScoreDataError(f"no collection has measure {measure!r}")
-    sizes = np.array(sizes)
-    return _Pool(measure, names, np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes,
-                 np.vstack(tables), support, np.concatenate(means), corr, pobs,
-                 failures, families)
-
-
 @dataclass
 class _Design:
     """What one (measure, δ) trial draws from: collections, baselines, their pairs."""
@@ -204,7 +105,7 @@ class _Design:
     rho: np.ndarray  # (P,) Gaussian copula correlation of the pair
     base_tables: np.ndarray  # (M, K)
     keys: np.ndarray | None = None  # (P, 3) collection, baseline and experimental run
-    copulas: np.ndarray | None = None  # (P,) pair copulas (object), fitted when drawn
+    copulas: np.ndarray | None = None  # (P, 6) pair copula rows, fitted when drawn
 
     def __post_init__(self) -> None:
         self.base_flat = stacked(self.base_tables)
@@ -212,7 +113,12 @@ class _Design:
                          else stacked(self.exp_tables))
 
 
-def _type1_design(pool: _Pool) -> _Design:
+def _type1_design(pool: MeasurePool, pair_keys: bool) -> _Design:
+    """Two runs of one collection (drawn by its runs), the first's margin for both.
+
+    The pool holds only collections with two runs or more, so the second run is
+    always another run of the first one's collection.
+    """
     groups, pairs, rho, keys = [], [], [], []
     for c, (off, size) in enumerate(zip(pool.offsets, pool.sizes, strict=True)):
         for i in range(size):
@@ -228,39 +134,58 @@ def _type1_design(pool: _Pool) -> _Design:
     # H0: the second run's scores come from the first run's margin too.
     return _Design(pool.sizes / pool.sizes.sum(), coll_groups, np.array(groups), group_pairs,
                    pool.tables, exp_margin, np.concatenate(rho), pool.tables,
-                   np.concatenate(keys) if pool.pobs is not None else None)
+                   np.concatenate(keys) if pair_keys else None)
 
 
-def _type2_design(pool: _Pool, delta: float, closest: int = 10, top: float = 0.25
-                  ) -> _Design:
-    coll_groups, base, group_pairs, exp, target, rho = [0], [], [0], [], [], []
-    keys = []
+def _type2_design(pool: MeasurePool, delta: float, pair_keys: bool, closest: int = 10,
+                  top: float = 0.25) -> _Design:
+    """Baselines outside the top quarter; for each, the ``closest`` other runs of its
+    collection with means nearest ``μ + δ``, transformed to mean ``μ + δ``.
+
+    A baseline is never paired with itself: a collection with fewer than ``closest + 1``
+    runs cannot give every baseline ``closest`` others and is left out with a warning
+    naming it (an error if no collection is left).
+    """
+    small = [name for name, size in zip(pool.collections, pool.sizes, strict=True)
+             if size < closest + 1]
+    if len(small) == len(pool.collections):
+        raise ScoreDataError(
+            f"no collection of measure {pool.measure!r} keeps {closest + 1} runs or more, as "
+            f"the Type II design needs (a baseline and {closest} others): {small}")
+    if small:
+        warn(f"collections {small} keep fewer than {closest + 1} runs of measure "
+             f"{pool.measure!r}: they are left out of the Type II trials (a baseline needs "
+             f"{closest} other runs)")
+    base, exp, target, rho, keys, per_group = [], [], [], [], [], []
     for c, (off, size) in enumerate(zip(pool.offsets, pool.sizes, strict=True)):
+        if size < closest + 1:
+            continue
         mu = pool.means[off:off + size]
         order = np.argsort(-mu, kind="stable")
-        baselines = order[int(np.round(size * top)):]
-        for i in baselines:
-            dist = np.abs(mu - mu[i] - delta)
-            dist[i] = np.inf
-            js = np.argsort(dist, kind="stable")[:closest]
+        for i in order[int(np.round(size * top)):]:
+            others = np.delete(np.arange(size), i)
+            js = others[np.argsort(np.abs(mu[others] - mu[i] - delta), kind="stable")[:closest]]
             exp.append(off + js)
             target.append(np.full(len(js), mu[i] + delta))
             rho.append(pool.corr[c][i, js])
             keys.append(np.column_stack([np.full(len(js), c), np.full(len(js), i), js]))
             base.append(off + i)
+            per_group.append(len(js))
     exp, target, rho = np.concatenate(exp), np.concatenate(target), np.concatenate(rho)
-    ok_target = target < 1
     a = np.full(len(exp), np.nan)
     b = np.full(len(exp), np.nan)
-    sub = np.flatnonzero(ok_target)
+    sub = np.flatnonzero(target < 1)
     for start in range(0, len(sub), 256):  # bounded memory: 256 tables at a time
         rows = sub[start:start + 256]
         a[rows], b[rows], _ = solve_mean_transform(pool.tables[exp[rows]], target[rows],
                                                    pool.support)
     ok = np.isfinite(a)
+    if not ok.any():
+        raise ScoreDataError(f"δ = {delta:g} cannot be reached from any baseline of measure "
+                             f"{pool.measure!r} by the mean transform (no run can be moved to "
+                             "μ + δ)")
     # Groups (baselines) keep their successful transforms; empty groups are dropped.
-    sizes_per_group = np.full(len(base), closest)
-    group_of = np.repeat(np.arange(len(base)), sizes_per_group)
+    group_of = np.repeat(np.arange(len(base)), per_group)
     kept_groups = np.bincount(group_of[ok], minlength=len(base))
     kept = np.flatnonzero(ok)
     tables = np.empty((len(kept), pool.tables.shape[1]))
@@ -274,7 +199,7 @@ def _type2_design(pool: _Pool, delta: float, closest: int = 10, top: float = 0.2
     group_pairs = np.concatenate([[0], np.cumsum(kept_groups[has])])
     return _Design(coll_counts / coll_counts.sum(), coll_groups, np.array(base)[has],
                    group_pairs, tables, np.arange(len(tables)), rho[ok], pool.tables,
-                   np.concatenate(keys)[ok] if pool.pobs is not None else None)
+                   np.concatenate(keys)[ok] if pair_keys else None)
 
 
 def _select(design: _Design, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -297,8 +222,10 @@ def _draw_pairs(design: _Design, rng: np.random.Generator, n: int, n_topics: int
         rho = design.rho[pair][:, np.newaxis]
         ub = special.ndtr(z[:, 0])
         ue = special.ndtr(rho * z[:, 0] + np.sqrt(np.maximum(1 - rho * rho, 0.0)) * z[:, 1])
-    else:  # one pyvinecopulib call per trial: each trial has its own pair copula
-        uu = np.stack([sample_pair(design.copulas[k], n_topics, rng) for k in pair])
+    else:  # every trial its pair's copula, all trials in one vectorised pass
+        cop = design.copulas[pair]
+        uu = pair_copulas.sample(cop[:, 0].astype(np.int64), cop[:, 1].astype(np.int64),
+                                 cop[:, 2:5], rng.random((n, n_topics, 2)), tau=cop[:, 5])
         flip = (design.keys[pair, 1] > design.keys[pair, 2])[:, np.newaxis]
         ub = np.where(flip, uu[..., 1], uu[..., 0])
         ue = np.where(flip, uu[..., 0], uu[..., 1])
@@ -339,8 +266,8 @@ def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[s
     return {"reject": reject, "wrong": wrong, "valid": valid}
 
 
-def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, tests, alphas,
-         B, batch_size, progress, client, desc, study: Study | None = None,
+def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *, tests,
+         alphas, B, batch_size, progress, client, desc, study: Study | None = None,
          cell: str = "") -> dict[str, np.ndarray]:
     n_blocks = -(-trials // _random.BLOCK)
     blocks = np.arange(n_blocks)
@@ -350,7 +277,7 @@ def _run(design: _Design, pool: _Pool, n_topics: int, trials: int, root, *, test
         drawn = np.unique(np.concatenate([
             _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1]
             for b in blocks]))
-        design.copulas = np.empty(len(design.keys), dtype=object)
+        design.copulas = np.zeros((len(design.keys), 6))
         ordered = np.sort(design.keys[drawn, 1:], axis=1)
         design.copulas[drawn] = pool.pair_copulas(
             np.column_stack([design.keys[drawn, 0], ordered]), client)
@@ -373,6 +300,7 @@ def _counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size, client
     return {k: v.sum(axis=0) for k, v in out.items()}
 
 
+@dataclass(frozen=True, repr=False)
 class ErrorRates(Experiment):
     """Result of :func:`error_rates`.
 
@@ -383,35 +311,57 @@ class ErrorRates(Experiment):
     permutation or bootstrap p-value at α, ``sqrt(α (1 − α) / B)``.
     """
 
-    def summary(self, alpha: float = 0.05, deltas: Sequence[float] = (0.01, 0.05, 0.1),
+    #: The fitted margins and pair copulas (:class:`ErrorRatePool`), for another study.
+    pool: Any = field(default=None, compare=False)
+
+    def summary(self, alpha: float = 0.05, deltas: Sequence[float] | None = None,
                 tails: int = 2) -> pd.DataFrame:
         """Error rates at ``alpha``: one row per measure, topic set size and test.
+
+        ``deltas`` picks effects among those of the study (default: all of them).
+
+        Columns name their parameters: ``type1(α=.05, 2-tailed)``, its Monte Carlo
+        standard error ``se``, and for each δ ``power(δ=.05, α=.05, 2-tailed)`` and
+        ``type3(δ=.05, α=.05)`` (Type III is two-tailed).
+
+        Raises
+        ------
+        OptionError
+            ``alpha`` or a δ that the study did not compute (no nearest level is
+            used), or ``tails`` other than 1 or 2.
 
         Examples
         --------
         >>> import scorestd
         >>> res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25],
         ...                            deltas=[0.05], trials=128, trials_type2=128, B=200,
-        ...                            seed=1)
+        ...                            copula="gaussian", seed=1)
         >>> list(res.summary().columns)
-        ['type1', 'type1_se', 'power@0.05', 'type3@0.05']
+        ['type1(α=.05, 2-tailed)', 'type1 se', 'power(δ=.05, α=.05, 2-tailed)', 'type3(δ=.05, α=.05)']
         """
-        d = self.data.sel(alpha=alpha, method="nearest")
-        frame = d[["type1", "type1_se"]].sel(tails=tails).to_dataframe()[["type1", "type1_se"]]
-        at = f"α = {float(d['alpha']):g}, {'two' if tails == 2 else 'one'}-tailed"
-        legend = {"type1": f"Type I error rate at {at}",
-                  "type1_se": "its Monte Carlo standard error"}
+        alpha = check_level_in("alpha", alpha, self.data["alpha"].values)
+        tails = check_option(tails, TAILS, "tails")
+        d = self.data.sel(alpha=alpha, tails=tails)
+        a, t = _level(alpha), f"{tails}-tailed"
+        at = f"α = {alpha:g}, {'two' if tails == 2 else 'one'}-tailed"
+        first = f"type1(α={a}, {t})"
+        frame = d["type1"].to_dataframe()[["type1"]].rename(columns={"type1": first})
+        frame["type1 se"] = d["type1_se"].to_dataframe()["type1_se"]
+        legend = {first: f"Type I error rate at {at}",
+                  "type1 se": "its Monte Carlo standard error"}
         if "power" in d:
-            for delta in deltas:
-                if np.isclose(d["delta"].values, delta).any():
-                    dd = d.sel(delta=delta, method="nearest")
-                    frame[f"power@{delta:g}"] = dd["power"].sel(tails=tails).to_dataframe()["power"]
-                    frame[f"type3@{delta:g}"] = dd["type3"].to_dataframe()["type3"]
-                    legend[f"power@{delta:g}"] = (f"power for a true difference δ = {delta:g} "
-                                                  f"at {at}")
-                    legend[f"type3@{delta:g}"] = (f"Type III error rate (significant, wrong "
-                                                  f"sign) at δ = {delta:g}, α = "
-                                                  f"{float(d['alpha']):g}, two-tailed")
+            chosen = (d["delta"].values if deltas is None
+                      else check_sequence("deltas", deltas, check_probability))
+            for delta in chosen:
+                delta = check_level_in("delta", delta, self.data["delta"].values)
+                dd = d.sel(delta=delta)
+                power, type3 = f"power(δ={_level(delta)}, α={a}, {t})", \
+                    f"type3(δ={_level(delta)}, α={a})"
+                frame[power] = dd["power"].to_dataframe()["power"]
+                frame[type3] = dd["type3"].to_dataframe()["type3"]
+                legend[power] = f"power for a true difference δ = {delta:g} at {at}"
+                legend[type3] = (f"Type III error rate (significant, wrong sign) at "
+                                 f"δ = {delta:g}, α = {alpha:g}, two-tailed")
         frame.attrs["columns"] = legend
         return frame
 
@@ -426,6 +376,14 @@ class ErrorRates(Experiment):
         import matplotlib.pyplot as plt
 
         check_option(kind, ("type1", "power", "power_alpha", "type3"), "kind")
+        tails = check_option(tails, TAILS, "tails")
+        if kind != "type1" and "power" not in self.data:
+            raise OptionError(f"kind={kind!r} needs Type II trials; this study ran none "
+                              "(deltas=None)")
+        if kind in ("power", "type3"):
+            alpha = check_level_in("alpha", alpha, self.data["alpha"].values)
+        if kind == "power_alpha":
+            delta = check_level_in("delta", delta, self.data["delta"].values)
         measures, sizes = self.data["measure"].values, self.data["n_topics"].values
         fig, axes = plt.subplots(len(sizes), len(measures), squeeze=False,
                                  figsize=kwargs.pop("figsize", (4.2 * len(measures),
@@ -443,12 +401,12 @@ class ErrorRates(Experiment):
                         x, y = dt["alpha"], dt["type1"].sel(tails=tails)
                     elif kind == "power":
                         x, y = dt["delta"], dt["power"].sel(tails=tails).sel(
-                            alpha=alpha, method="nearest")
+                            alpha=alpha)
                     elif kind == "power_alpha":
                         x, y = dt["alpha"], dt["power"].sel(tails=tails).sel(
-                            delta=delta, method="nearest")
+                            delta=delta)
                     else:
-                        x, y = dt["delta"], dt["type3"].sel(alpha=alpha, method="nearest")
+                        x, y = dt["delta"], dt["type3"].sel(alpha=alpha)
                     ax.plot(x, y, color=colors.get(str(test)), lw=1, label=str(test),
                             ls="--" if test == "permutation" else "-")
                 if kind == "type1":
@@ -486,13 +444,14 @@ def error_rates(
     trials: int = 100_000,
     trials_type2: int = 20_000,
     B: int = 2_000,
-    copula: SimulationCopula = "gaussian",
+    copula: SimulationCopula = "vine",
     seed: int | None = None,
     memory: int | str | None = None,
     batch_size: int | None = None,
     progress: bool | None = None,
     client: Any = None,
     results_dir: str | os.PathLike | None = None,
+    pool: ErrorRatePool | str | os.PathLike | None = None,
 ) -> ErrorRates:
     """Type I, II and III error rates of paired tests by simulation (Urbano et al. 2019).
 
@@ -523,12 +482,17 @@ def error_rates(
     B : int
         Resamples of the permutation and bootstrap tests (the paper: 1,000,000; one
         matrix of them per 512 trials, randomised per trial).
-    copula : {"gaussian", "vine"}
-        Dependence of a pair of runs: the pair's entry of the collection's Gaussian
-        copula (numpy, fast), or, as the paper, a bivariate copula per pair selected by
-        AIC among the parametric families of ``pyvinecopulib`` (extra ``scorestd[vine]``;
-        parameters by inversion of Kendall's τ; fitting every pair takes about a minute
-        per measure, and trials sample them one call each).
+    copula : {"vine", "gaussian"}
+        Dependence of a pair of runs. ``"vine"`` (default), as the paper: a bivariate
+        copula per pair of runs, its family and rotation selected by AIC among every
+        parametric family of ``pyvinecopulib`` (Gaussian, Student t, Clayton, Gumbel,
+        Frank, Joe, BB1, BB6, BB7, BB8, Tawn) and its parameters by maximum likelihood,
+        on pseudo-observations with ties broken at random (R's ``BiCopSelect`` on
+        ``pobs(ties.method = "random")``); pairs are fitted when a trial first draws
+        them (about 15 ms each) and sampled in numpy
+        (:mod:`scorestd.kernels.pair_copulas`). ``"gaussian"``: the pair's entry of the
+        collection's Gaussian copula (faster to set up; the two runs of a Type I trial
+        are then exchangeable, which hides the asymmetries the paper measures).
     seed : int
         Required; the rates depend only on it (not on batch size or workers).
     memory : int or str, optional
@@ -550,15 +514,33 @@ def error_rates(
         same arguments and folder, an interrupted study resumes where it stopped and gives
         the rates of an uninterrupted run; other arguments are refused (``OptionError``
         naming the first that differs).
+    pool : ErrorRatePool or path, optional
+        Fitted margins and pair copulas to reuse (:class:`ErrorRatePool`, e.g. the
+        ``pool`` of an earlier result), or a ``.npz`` file: read if it exists (refused
+        if fitted to other collections or scores), and written (atomically) with every
+        pair fitted by this study. A study at another ``n_topics``, δ, trial count or
+        seed on the same collections then fits nothing again.
 
     Returns
     -------
     ErrorRates
+        ``attrs["copula_fallbacks"]`` counts the pairs whose AIC selection failed and
+        were fitted family by family (the best family that fits; never independence by
+        default); ``result.pool`` is the pool used.
 
     Raises
     ------
     ScoreDataError
-        A measure none of the collections has, or a collection without complete scores.
+        A measure none of the collections has, or a collection without complete scores;
+        no collection large enough for the design.
+    OptionError
+        An option of the wrong type or out of range, naming it.
+
+    Warns
+    -----
+    ScorestdWarning
+        A collection left out of the design because it keeps too few runs (fewer than
+        2 for Type I, 11 for Type II), naming it.
 
     Notes
     -----
@@ -575,28 +557,26 @@ def error_rates(
     True
     """
     if seed is None:
-        raise ValueError("seed= is required: simulation studies must be reproducible")
+        raise OptionError("seed= is required: simulation studies must be reproducible")
     check_option(copula, SimulationCopula, "copula")
-    if copula == "vine":
-        check_vine_available()
-    for test in tests:
-        check_option(test, ERROR_RATE_TESTS, "test")
+    tests = check_sequence("tests", tests, lambda n, t: check_option(t, ERROR_RATE_TESTS, "test"))
     trials = check_count("trials", trials)
     trials_type2 = check_count("trials_type2", trials_type2)
     B = check_count("B", B)
-    sizes = [check_count("n_topics", n, 3) for n in n_topics]
+    sizes = check_sequence("n_topics", n_topics, lambda n, v: check_count(n, v, 3))
     if batch_size is None:
         per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes))
         batch_size = max(1, memory_budget(memory) // per_block)
-    alphas_arr = np.asarray(alphas, dtype=np.float64)
-    if alphas_arr.ndim != 1 or not np.all((alphas_arr > 0) & (alphas_arr < 1)):
-        raise ValueError("alphas must be a 1-D sequence of numbers in (0, 1)")
-    deltas_arr = None if deltas is None else np.asarray(deltas, dtype=np.float64)
-    if deltas_arr is not None and not np.all((deltas_arr > 0) & (deltas_arr < 1)):
-        raise ValueError("deltas must be numbers in (0, 1)")
+    else:
+        batch_size = check_count("batch_size", batch_size)
+    alphas_arr = np.asarray(check_sequence("alphas", alphas, check_probability))
+    deltas_arr = (None if deltas is None
+                  else np.asarray(check_sequence("deltas", deltas, check_probability)))
     cubes = _collections(collections)
     if measures is None:
         measures = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))
+    measures = check_sequence("measures", measures, lambda n, v: str(v))
+    study_pool, pool_path = resolve_pool(pool, cubes, copula)
     root = _random.root_sequence(seed)
     shape1 = (len(measures), len(sizes), len(tests), 2, len(alphas_arr))
     type1, valid1 = np.zeros(shape1), np.zeros(shape1[:3])
@@ -614,6 +594,8 @@ def error_rates(
                   folder=results_dir, progress=progress)
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
               "progress": progress, "client": client, "study": study}
+    vine = copula == "vine"
+    fallbacks = 0
     # one bar over the study: fitting a collection's margins costs about as much as
     # 2000 trials (measured on adhoc8, ap, five tests, B = 2000)
     fit_cost = 2000 * len(cubes)
@@ -621,10 +603,11 @@ def error_rates(
     with progress_bar(total, "error rates", show=progress, unit=None) as job:
         for m, measure in enumerate(measures):
             with job.part(fit_cost):
-                pool = _pool(cubes, measure, copula)
+                pool = study_pool[measure]
             warned += pool.failures
             families[measure] = pool.families
-            design = _type1_design(pool)
+            before = pool.fallbacks
+            design = _type1_design(pool, vine)
             for k, n in enumerate(sizes):
                 child = child_sequence(root, m, k, 0)
                 with job.part(trials):
@@ -633,7 +616,7 @@ def error_rates(
                 valid1[m, k] = out["valid"]
                 type1[m, k] = out["reject"] / out["valid"][:, None, None]
             for j in range(n_d):
-                design2 = _type2_design(pool, float(deltas_arr[j]))
+                design2 = _type2_design(pool, float(deltas_arr[j]), vine)
                 for k, n in enumerate(sizes):
                     child = child_sequence(root, m, k, j + 1)
                     with job.part(trials_type2):
@@ -644,6 +627,9 @@ def error_rates(
                     valid2[m, k, j] = out["valid"]
                     power[m, k, j] = out["reject"] / out["valid"][:, None, None]
                     type3[m, k, j] = out["wrong"] / out["valid"][:, None]
+            fallbacks += pool.fallbacks - before
+            if pool_path is not None and vine:
+                study_pool.save(pool_path)  # every measure's fits kept as soon as done
     study.close()
     coords = {"measure": list(measures), "n_topics": sizes, "test": list(tests),
               "tails": list(TAILS), "alpha": alphas_arr}
@@ -666,9 +652,15 @@ def error_rates(
     attrs = {"experiment": "error rates (Urbano, Lima & Hanjalic 2019)",
              "data": ", ".join(cubes), "measure": ", ".join(measures),
              "trials": trials, "trials_type2": trials_type2, "B": B, "seed": seed_record(root),
-             "copula": copula, "margin_warnings": warned,
+             "copula": copula, "margin_warnings": warned, "copula_fallbacks": fallbacks,
              "margins": "; ".join(f"{m}: {f}" for m, f in families.items())}
-    return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs))
+    return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs), pool=study_pool)
+
+
+def _level(x: float) -> str:
+    """``0.05`` → ``".05"`` (the way the paper writes levels)."""
+    text = f"{x:g}"
+    return text[1:] if text.startswith("0.") else text
 
 
 def _collections(collections: Mapping[str, Any] | Sequence[Any] | None) -> dict[str, Any]:

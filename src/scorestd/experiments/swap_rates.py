@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import check_count
+from .._options import check_count, check_positive, check_probability
 from ..errors import ScoreDataError, ScorestdError
 from ..kernels.seeds import seed_record
 from ..kernels.swap_rate import swap_counts
@@ -157,10 +157,8 @@ def swap_rate(
                              f"{n_systems} systems and {n_topics} topics")
     schemes = check_schemes(schemes, scheme_options)
     trials = check_count("trials", trials)
-    if not bin_width > 0:
-        raise ScorestdError(f"bin_width must be > 0, got {bin_width!r}")
-    if not 0 < threshold < 1:
-        raise ScorestdError(f"threshold must be in (0, 1), got {threshold!r}")
+    bin_width = check_positive("bin_width", bin_width)
+    threshold = check_probability("threshold", threshold)
     half = n_topics // 2
     sizes_arr = np.array(sorted(set(sizes)) if sizes is not None
                          else list(range(5, half + 1, 5)) or [half], dtype=np.int64)

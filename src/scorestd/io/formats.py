@@ -14,7 +14,7 @@ from typing import get_args
 
 import xarray as xr
 
-from .._options import DecimalMark, Delimiter, Format, TopicSet
+from .._options import DecimalMark, Delimiter, Format, TopicSet, check_flag
 from ..datasets import is_dataset, names
 from ..datasets import load as load_dataset
 from ..errors import ScoreDataError
@@ -120,6 +120,7 @@ def load(
     >>> load("adhoc8_ap").sizes["system"]
     129
     """
+    strict = check_flag("strict", strict)
     if isinstance(source, list | tuple):
         cube = read_trec_eval(source, topics=topics, strict=strict, collection=collection)
     elif format is None and isinstance(source, str) and is_dataset(source):

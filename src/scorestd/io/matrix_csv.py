@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from .._options import DecimalMark, Delimiter
+from .._options import DecimalMark, Delimiter, check_flag
 from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..measures import measure_info
@@ -194,6 +194,7 @@ def write_matrix_csv(
     401,0.5,0.25
     """
     out = check_output_path(path, "csv")
+    topic_column = check_flag("topic_column", topic_column)
     c = validate(scores, check_range=False)  # a writer writes what it is given
     if measure is None:
         if c.sizes[MEASURE] != 1:

@@ -79,6 +79,9 @@ class Table:
         Superscript markers of each cell (e.g. the systems it is significantly better than).
     low, high : pandas.DataFrame, optional
         Interval bounds printed as ``value [low, high]``.
+    formats : dict of str to str, optional
+        A format of its own for some columns, e.g. ``{"p_value": "{:.3g}"}`` (small
+        p-values need significant digits, not decimals).
 
     Examples
     --------
@@ -106,6 +109,7 @@ class Table:
     marks: pd.DataFrame | None = None
     low: pd.DataFrame | None = None
     high: pd.DataFrame | None = None
+    formats: dict[str, str] = field(default_factory=dict)
 
     # --- rendering ---------------------------------------------------------------------
 
@@ -190,9 +194,10 @@ class Table:
 
     def _cells(self, markup) -> pd.DataFrame:
         """Each cell's text: the number (and interval), in bold or with its markers."""
-        fmt = f"{{:.{self.digits}f}}"
+        default = f"{{:.{self.digits}f}}"
         out = pd.DataFrame(index=self.values.index, columns=self.values.columns, dtype=object)
         for c in range(self.values.shape[1]):
+            fmt = self.formats.get(str(self.values.columns[c]), default)
             for r in range(len(self.values)):
                 out.iat[r, c] = markup(
                     _number(self.values.iat[r, c], fmt),

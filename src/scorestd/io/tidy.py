@@ -16,10 +16,11 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._options import check_flag
 from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..frames import COLUMN_ALIASES, id_like, role_of
-from ..score_cube import validate
+from ..score_cube import refuse_extra_dims, validate
 from ._common import existing_file, file_dialect, open_text, undecodable_line
 from .atomic import atomic_output
 from .dialect import csv_error
@@ -200,7 +201,8 @@ def to_dataframe(scores: xr.DataArray, *, dropna: bool = False) -> pd.DataFrame:
     """Turn a cube into a tidy DataFrame with columns system, topic, measure, value.
 
     Rows come system by system, then topic, then measure, in the cube's label order.
-    Missing scores are kept as ``NaN`` rows unless ``dropna=True``.
+    Missing scores are kept as ``NaN`` rows unless ``dropna=True``. Extra dims
+    (``trial`` …) come as the first columns, slice by slice.
 
     Examples
     --------
@@ -209,15 +211,17 @@ def to_dataframe(scores: xr.DataArray, *, dropna: bool = False) -> pd.DataFrame:
     >>> to_dataframe(c).to_dict("records")[0]
     {'system': 'a', 'topic': '401', 'measure': 'ap', 'value': 0.5}
     """
-    c = validate(scores, check_range=False)  # a writer writes what it is given
-    s, t, m = np.meshgrid(
-        c[SYSTEM].values, c[TOPIC].values, c[MEASURE].values, indexing="ij"
-    )
-    values = c.transpose(SYSTEM, TOPIC, MEASURE).values
+    dropna = check_flag("dropna", dropna)
+    c = validate(scores, check_range=False, extra_dims=True)  # written as given
+    extra = list(c.dims[:-3])
+    order = [*extra, SYSTEM, TOPIC, MEASURE]
+    labels = [c[d].values if d in c.coords else np.arange(c.sizes[d]) for d in order]
+    grids = np.meshgrid(*labels, indexing="ij")
+    values = c.transpose(*order).values
     df = pd.DataFrame({
-        SYSTEM: s.ravel().astype(object),
-        TOPIC: t.ravel().astype(object),
-        MEASURE: m.ravel().astype(object),
+        **{d: g.ravel() for d, g in zip(extra, grids, strict=False)},
+        **{d: g.ravel().astype(object) for d, g in zip(order[len(extra):],
+                                                        grids[len(extra):], strict=True)},
         "value": values.ravel(),
     })
     if dropna:
@@ -244,6 +248,7 @@ def write_long_csv(scores: xr.DataArray, path: str | os.PathLike, *,
     >>> read_long_csv(p).identical(c)
     True
     """
+    refuse_extra_dims(scores, "write_long_csv (netCDF, .nc, keeps extra dims)")
     out = check_output_path(path, "csv")
     c = validate(scores, copy=False, check_range=False)  # a writer writes what it is given
     quote = _quoter(delimiter)
@@ -402,6 +407,7 @@ def write_parquet(scores: xr.DataArray, path: str | os.PathLike) -> Path:
     True
     """
     _require_pyarrow()
+    refuse_extra_dims(scores, "write_parquet (netCDF, .nc, keeps extra dims)")
     out = check_output_path(path, "parquet")
     c = validate(scores, copy=False, check_range=False)
     frame = to_dataframe(c)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from .._options import TopicSet, check_option
+from .._options import TopicSet, check_flag, check_option
 from ..errors import ScoreDataError, warn
 from ..measures import measure_info, out_of_range
 from ..score_cube import labelled, validate
@@ -123,6 +123,7 @@ def read_trec_eval(
     """
     if topics is not None:
         check_option(topics, TopicSet, "topics")
+    strict = check_flag("strict", strict)
     files = _expand(paths)
     names = list(runs) if runs is not None else None
     if names is not None and len(names) != len(files):

@@ -19,7 +19,10 @@ compared with precomputed thresholds instead:
   with ``|d| > min_diff``, decided by a table over ``(m, wins)``; ``m = 0`` is not valid;
 - **permutation** (random sign flips) and **bootstrap** (shift method: resamples of the
   topics, centred on the observed mean) tests with ``resamples`` resamples, p-value
-  ``#{as extreme} / resamples`` as the published code: the resampled sums of every trial
+  ``(1 + #{as extreme}) / (resamples + 1)``: the published code's ``#{as extreme} /
+  resamples`` with its 10⁶ resamples is within 10⁻⁶ of it, but with fewer it would add
+  ``1 / (resamples + 1)`` to every rejection rate (5e-4 at 2,000 resamples, half the
+  rate at α = .001), where this one keeps an exact test's rate at α. The resampled sums of every trial
   of a block come from one matrix product per chunk of resamples, and a trial leaves
   the computation as soon as it has more resamples as extreme as observed than the
   largest α allows, in both tails (its decisions can no longer change).
@@ -344,7 +347,8 @@ def _resampling_decisions(d, limit, test, resamples, seed, first_trial, block, i
 def _count_limits(resamples, limit, inclusive):
     """Largest count of "as extreme" resamples at which each α rejects (−1: none)."""
     counts = np.arange(resamples + 1)
-    return (_below(counts / resamples, limit, inclusive).sum(axis=0) - 1).astype(np.int64)
+    p = (counts + 1) / (resamples + 1)
+    return (_below(p, limit, inclusive).sum(axis=0) - 1).astype(np.int64)
 
 
 def _extreme_counts(matrix, x, observed, test, stop_above):

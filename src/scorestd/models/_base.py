@@ -410,13 +410,15 @@ class FittedModel:
 
         ``x`` is a cube or 2-D array whose topics and measures the model was fitted
         on (its systems may be new); it is never modified. ``NaN`` stays ``NaN``.
-        Degenerate topics follow the policy the model was fitted with.
+        Degenerate topics follow the policy the model was fitted with. Extra dims of
+        ``x`` (the ``trial`` of simulated collections …) are kept, first: each slice gets
+        the same fitted cdf.
         """
         func = self.model._cdf
         if x is self._source and type(self.model)._fit_cdf_self is not Model._fit_cdf_self:
             # The scores fitted on: the family's one-pass route (one sort for E-std).
             func = lambda values, **params: self.model._fit_cdf_self(values)[0]  # noqa: E731
-        out = self._apply(func, validate(x, copy=False, what="scores"), x,
+        out = self._apply(func, validate(x, copy=False, what="scores", extra_dims=True), x,
                           bounded_input=self.model.bounded, what="scores")
         out.attrs["standardization"] = self.name  # not raw scores: no range check downstream
         return out
@@ -496,7 +498,7 @@ class FittedModel:
             kernel, xc, params["degenerate"], *(params[n] for n in names),
             input_core_dims=[[SYSTEM], [], *core], output_core_dims=[[SYSTEM]],
             dask="parallelized", output_dtypes=[np.float64],
-        ).transpose(*CUBE_DIMS)
+        ).transpose(..., *CUBE_DIMS)  # extra dims (trial …) first
         out.attrs = {**xc.attrs, "model": self.name}
         out.name = xc.name
         return match_input_dims(out, original)
@@ -524,8 +526,8 @@ def check_unit_interval(cube: xr.DataArray, model: str, *, what: str = "scores")
     ...
     scorestd.errors.ScoreDataError: model 'beta' needs scores in [0, 1]; scores has 1.2 at topic 'q7', system 's2', measure 'score'
     """
-    _check_unit_rows(np.asarray(cube.transpose(*CUBE_DIMS).values).transpose(0, 2, 1), model,
-                     cube, what=what)
+    rows = np.swapaxes(np.asarray(cube.transpose(..., *CUBE_DIMS).values), -1, -2)
+    _check_unit_rows(rows, model, cube, what=what)  # (…, T, M, S)
 
 
 def _row_label(index: tuple[int, ...], labels: xr.DataArray | None) -> str:

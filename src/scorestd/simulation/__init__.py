@@ -28,7 +28,7 @@ from ..models.margins import (
     margin_names,
     register_margin,
 )
-from .copula import GaussianCopula, VineCopula, pseudo_observations
+from .copula import GaussianCopula, VineCopula, fit_pair_copula, pseudo_observations
 from .diagnostics import SimulationDiagnostics, simulation_diagnostics
 from .fitting import CONTINUOUS_FAMILIES, Margins, discrete_families, fit_margins
 from .simulator import Simulator, fit_simulator, simulate
@@ -53,6 +53,7 @@ __all__ = [
     "apply_transform",
     "discrete_families",
     "fit_margins",
+    "fit_pair_copula",
     "fit_simulator",
     "get_margin",
     "margin_names",

@@ -6,12 +6,14 @@ apart (Sklar's theorem): the scores of system ``s`` on a simulated topic are
 ``F_s⁻¹(U_s)`` with ``U`` drawn from a copula fitted on the pseudo-observations
 ``u_ts = rank_t(x_ts) / (T + 1)`` (ties get average ranks).
 
-- :class:`GaussianCopula` (default, numpy only): the correlation matrix ``R`` of the
+- :class:`VineCopula` (default): an R-vine of ``pyvinecopulib``, its pair copulas
+  selected by AIC among every parametric family and fitted by maximum likelihood, on
+  pseudo-observations with ties broken at random: the dependence model of Urbano, Lima &
+  Hanjalic (2019) (a copula per pair of runs) and of simIReff.
+- :class:`GaussianCopula` (numpy only, fast): the correlation matrix ``R`` of the
   normal scores ``Φ⁻¹(u)``; draws are ``Φ(Z)`` with ``Z ~ N(0, R)``. Kendall's τ between
-  two systems is ``2/π · asin(ρ)``.
-- :class:`VineCopula`: an R-vine from ``pyvinecopulib`` (``pip install
-  "scorestd[vine]"``), with a family set and a selection criterion; what simIReff's
-  ``effcop`` uses.
+  two systems is ``2/π · asin(ρ)``. It is exchangeable: two systems on one margin give
+  differences symmetric about 0.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._options import MarginCriterion, check_count, check_option
+from .._options import MarginCriterion, check_option, check_sequence, check_trunc_level
 from ..errors import ScorestdError
 
-__all__ = ["GaussianCopula", "VineCopula", "pseudo_observations"]
+__all__ = ["GaussianCopula", "VineCopula", "fit_pair_copula", "pseudo_observations",
+           "pseudo_observations_random_ties"]
 
 
 def pseudo_observations(x: np.ndarray) -> np.ndarray:
@@ -89,19 +92,26 @@ class GaussianCopula:
         z = rng.standard_normal((int(n), self.factor.shape[1])) @ self.factor.T
         return special.ndtr(z)
 
+    def trial_sampler(self, trials: int, n_topics: int, rng: np.random.Generator):
+        """``draw(k)``: the next ``k`` of ``trials`` trials ``(k, n_topics, S)``.
+
+        The normals are drawn trial after trial from ``rng``, so any split of the
+        trials into pieces gives the same numbers as one draw of them all.
+        """
+        def draw(k: int) -> np.ndarray:
+            return self.sample(k * n_topics, rng).reshape(k, n_topics, -1)
+
+        return draw
+
 
 def _vine_module():
-    try:
-        import pyvinecopulib
-    except ImportError:
-        raise ScorestdError(
-            'vine copulas need the optional package pyvinecopulib: pip install "scorestd[vine]"'
-        ) from None
+    import pyvinecopulib  # imported when first needed: it takes a while to load
+
     return pyvinecopulib
 
 
 class VineCopula:
-    """An R-vine copula of ``pyvinecopulib`` (optional extra ``scorestd[vine]``).
+    """An R-vine copula of ``pyvinecopulib``.
 
     Parameters
     ----------
@@ -123,73 +133,136 @@ class VineCopula:
         ----------
         family_set : sequence of str, optional
             Pair-copula families (``pyvinecopulib.BicopFamily`` names such as
-            ``"gaussian"``, ``"clayton"``, ``"tll"``); default: all parametric ones.
+            ``"gaussian"``, ``"clayton"``, ``"tll"``; an unknown name raises
+            :class:`~scorestd.errors.OptionError`); default: all parametric ones.
         criterion : {"aic", "bic", "loglik"}
             Selection criterion of the pair families.
         trunc_lvl : int, optional
-            Truncation level (independence beyond it): keeps large vines fast.
+            Truncation level ≥ 1 (independence beyond it): keeps large vines fast.
         """
         pv = _vine_module()
         check_option(criterion, MarginCriterion, "criterion")
+        trunc_lvl = check_trunc_level("trunc_lvl", trunc_lvl)
         families = _families(pv, family_set)
-        kwargs = {"family_set": families, "selection_criterion": criterion}
+        kwargs = {"family_set": families, "selection_criterion": criterion,
+                  "parametric_method": "mle"}
         if trunc_lvl is not None:
-            kwargs["trunc_lvl"] = int(trunc_lvl)
+            kwargs["trunc_lvl"] = trunc_lvl
         controls = pv.FitControlsVinecop(**kwargs)
-        u = np.asfortranarray(pseudo_observations(np.asarray(x, dtype=np.float64)))
-        return cls(pv.Vinecop.from_data(u, controls=controls))
+        # ties broken at random, as Urbano, Lima & Hanjalic (2019); a fixed generator
+        # keeps the fit a function of the scores alone
+        u = pseudo_observations_random_ties(x, np.random.default_rng(_TIES_SEED))
+        return cls(pv.Vinecop.from_data(np.asfortranarray(u), controls=controls))
 
     def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
         """``n`` draws ``(n, S)``, seeded from ``rng``."""
         seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=4)]
-        draw = getattr(self.vine, "sample", None) or self.vine.simulate
-        return np.asarray(draw(int(n), seeds=seeds))
+        return np.asarray(self.vine.sample(int(n), seeds=seeds))
+
+    def trial_sampler(self, trials: int, n_topics: int, rng: np.random.Generator):
+        """``draw(k)``: the next ``k`` of ``trials`` trials ``(k, n_topics, S)``, each
+        trial seeded on its own (seeds drawn from ``rng`` up front), so any split of the
+        trials into pieces gives the same numbers."""
+        seeds = rng.integers(0, 2**31 - 1, size=(int(trials), 4))
+        done = 0
+
+        def draw(k: int) -> np.ndarray:
+            nonlocal done
+            out = np.stack([np.asarray(self.vine.sample(int(n_topics), seeds=s.tolist()))
+                            for s in seeds[done:done + k]])
+            done += k
+            return out
+
+        return draw
+
+
+#: Seed of the random tie-breaking of the pseudo-observations a copula is fitted to.
+_TIES_SEED = 2019
 
 
 def _families(pv: Any, family_set: Sequence[str] | None) -> list:
     if family_set is None:
-        return list(getattr(getattr(pv, "families", None), "parametric", None)
-                    or pv.parametric)
-    return [getattr(pv.BicopFamily, str(f)) for f in family_set]
+        return list(pv.families.parametric)
+    known = [f.name for f in pv.families.all]
+    names = check_sequence("family_set", family_set,
+                           lambda n, f: check_option(f, tuple(known), "family_set"))
+    return [getattr(pv.BicopFamily, f) for f in names]
 
 
-def fit_pair_copulas(x: np.ndarray, *, family_set: Sequence[str] | None = None,
-                     criterion: MarginCriterion = "aic", method: str = "itau",
-                     threads: int = 1) -> np.ndarray:
-    """A bivariate copula (``pyvinecopulib.Bicop``) for every pair of columns of ``x``.
+def pseudo_observations_random_ties(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Ranks scaled into (0, 1) per column, ties broken at random (R's
+    ``pobs(x, ties.method = "random")``, as Urbano, Lima & Hanjalic 2019 fit pair copulas).
 
-    Each pair's family (and rotation) is selected by ``criterion`` among ``family_set``
-    (default: every parametric family) on the pseudo-observations, as Urbano, Lima &
-    Hanjalic (2019) do with R's ``VineCopula::BiCopSelect``; ``method`` fits the
-    parameters (``"itau"``: inversion of Kendall's τ, fast; ``"mle"``). ``threads``
-    fit the candidate families of a pair in parallel (the same selection).
+    Examples
+    --------
+    >>> u = pseudo_observations_random_ties(np.array([[0.1], [0.5], [0.1]]),
+    ...                                     np.random.default_rng(0))
+    >>> sorted(u.ravel().tolist())
+    [0.25, 0.5, 0.75]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    u = np.empty(x.shape)
+    ranks = np.arange(1, x.shape[0] + 1) / (x.shape[0] + 1)
+    for c in range(x.shape[1]):
+        order = np.lexsort((rng.random(x.shape[0]), x[:, c]))
+        u[order, c] = ranks
+    return u
+
+
+def fit_pair_copula(x: np.ndarray, *, seed: Any, threads: int = 1) -> tuple[np.ndarray, bool]:
+    """The pair copula of the two columns of ``x``, as Urbano, Lima & Hanjalic (2019).
+
+    Pseudo-observations with ties broken at random (a generator seeded by ``seed``),
+    the family and rotation selected by AIC among every parametric family of
+    ``pyvinecopulib``, parameters by maximum likelihood (R's ``BiCopSelect``). If that
+    selection fails, or gives a non-finite fit, the families are fitted one by one and
+    the best by AIC among those that fit is kept (never independence by default).
 
     Returns
     -------
-    numpy.ndarray
-        ``(S, S)`` object array: entry ``[i, j]`` (``i < j``) is the copula of columns
-        ``(i, j)``; the other entries are ``None``.
+    row : numpy.ndarray
+        ``(6,)``: family code (:data:`scorestd.kernels.pair_copulas.FAMILIES`), rotation,
+        three parameters (unused ones 0) and Kendall's τ of the unrotated copula.
+    fell_back : bool
+        Whether the one-by-one fallback was needed.
     """
     pv = _vine_module()
-    check_option(method, ("itau", "mle"), "method")
-    controls = pv.FitControlsBicop(family_set=_families(pv, family_set),
-                                   selection_criterion=criterion, parametric_method=method,
-                                   num_threads=check_count("threads", threads))
-    u = pseudo_observations(np.asarray(x, dtype=np.float64))
-    out = np.empty((u.shape[1], u.shape[1]), dtype=object)
-    for i in range(u.shape[1]):
-        for j in range(i + 1, u.shape[1]):
-            out[i, j] = pv.Bicop.from_data(np.asfortranarray(u[:, [i, j]]), controls=controls)
-    return out
+    u = np.asfortranarray(pseudo_observations_random_ties(x, np.random.default_rng(seed)))
+    families = list(pv.families.parametric)
+    try:
+        cop = pv.Bicop.from_data(u, controls=_pair_controls(pv, families, threads))
+        if _usable(cop):
+            return _row(cop), False
+    except (RuntimeError, ValueError):
+        pass
+    best, best_aic = None, np.inf
+    for family in families:
+        try:
+            cop = pv.Bicop.from_data(u, controls=_pair_controls(pv, [family], 1))
+        except (RuntimeError, ValueError):
+            continue
+        if _usable(cop) and cop.aic() < best_aic:
+            best, best_aic = cop, cop.aic()
+    if best is None:
+        raise ScorestdError("no pair-copula family could be fitted to the pair")
+    return _row(best), True
 
 
-def sample_pair(copula: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` draws ``(n, 2)`` of a ``pyvinecopulib.Bicop`` seeded from ``rng``."""
-    seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=2)]
-    draw = getattr(copula, "sample", None) or copula.simulate
-    return np.asarray(draw(int(n), seeds=seeds))
+def _pair_controls(pv: Any, families: list, threads: int) -> Any:
+    return pv.FitControlsBicop(family_set=families, selection_criterion="aic",
+                               parametric_method="mle", num_threads=threads)
 
 
-def check_vine_available() -> None:
-    """Raise the error naming the extra when ``pyvinecopulib`` is missing."""
-    _vine_module()
+def _usable(cop: Any) -> bool:
+    return bool(np.all(np.isfinite(np.asarray(cop.parameters))) and np.isfinite(cop.aic()))
+
+
+def _row(cop: Any) -> np.ndarray:
+    from ..kernels.pair_copulas import family_code
+
+    params = np.zeros(3)
+    values = np.asarray(cop.parameters, dtype=np.float64).ravel()
+    params[:len(values)] = values
+    return np.array([family_code(str(cop.family).split(".")[-1]), cop.rotation, *params,
+                     abs(cop.tau)])
+

@@ -11,6 +11,7 @@ import xarray as xr
 
 from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import ScoreDataError
 from ..io.figures import save_figure
 from ..kernels.correlation import kendall_tau_b, pearson
 from .simulator import TRIAL, Simulator
@@ -49,8 +50,9 @@ class SimulationDiagnostics:
     """Observed against simulated: per-system moments and per-pair dependence.
 
     ``data`` holds, over ``system``: ``observed_mean``, ``observed_var``,
-    ``simulated_mean``, ``simulated_var`` (over all simulated topics and trials) and
-    ``true_mean``, ``true_var`` (of the margins); over ``pair``: ``observed_tau``,
+    ``simulated_mean``, ``simulated_var`` (over all simulated topics and trials),
+    ``true_mean``, ``true_var`` (of the margins simulated from) and ``fitted_mean`` (of
+    the fitted margins before the mean transform to the observed means); over ``pair``: ``observed_tau``,
     ``simulated_tau`` (Kendall τ_b between the two systems' scores over topics, mean
     over trials), ``observed_r``, ``simulated_r`` (Pearson) and, for the Gaussian
     copula, ``copula_tau`` (``2/π asin ρ``).
@@ -60,7 +62,9 @@ class SimulationDiagnostics:
 
     def summary(self) -> pd.DataFrame:
         """Agreement of each statistic: mean absolute difference, correlation across
-        systems (or pairs) and the two means.
+        systems (or pairs) and the two means. Rows ``true_mean`` and ``fitted_mean``
+        compare the observed means with the margins' means after and before the mean
+        transform.
 
         Examples
         --------
@@ -73,6 +77,8 @@ class SimulationDiagnostics:
         """
         rows = {}
         for stat, obs, sim in (("mean", "observed_mean", "simulated_mean"),
+                               ("true_mean", "observed_mean", "true_mean"),
+                               ("fitted_mean", "observed_mean", "fitted_mean"),
                                ("var", "observed_var", "simulated_var"),
                                ("kendall_tau", "observed_tau", "simulated_tau"),
                                ("pearson_r", "observed_r", "simulated_r")):
@@ -133,13 +139,28 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
     >>> cubes = scorestd.simulate(sim, trials=4, seed=1, progress=False)
     >>> table = simulation_diagnostics(sim, cubes).summary()
     >>> table.index.tolist(), table.columns.tolist()[:2]
-    (['mean', 'var', 'kendall_tau', 'pearson_r'], ['observed', 'simulated'])
+    (['mean', 'true_mean', 'fitted_mean', 'var', 'kendall_tau', 'pearson_r'], ['observed', 'simulated'])
     """
     if not isinstance(simulator, Simulator):
         raise TypeError("simulation_diagnostics needs the Simulator the cubes came from")
+    if not isinstance(simulated, xr.DataArray) or not {TOPIC, SYSTEM} <= set(simulated.dims):
+        raise ScoreDataError(f"simulated must be the labelled output of scorestd.simulate, "
+                             f"with dims including {TOPIC!r} and {SYSTEM!r}; got "
+                             f"{getattr(simulated, 'dims', type(simulated).__name__)}")
+    extra = set(simulated.dims) - {TRIAL, TOPIC, SYSTEM, MEASURE}
+    if extra:
+        raise ScoreDataError(f"simulated has dims {sorted(extra)} besides trial, topic, "
+                             "system and measure")
+    if TRIAL not in simulated.dims:  # one simulated collection
+        simulated = simulated.expand_dims(TRIAL)
+    if MEASURE not in simulated.dims:
+        simulated = simulated.expand_dims(MEASURE, axis=-1)
+    if simulated.sizes[MEASURE] != 1:
+        raise ScoreDataError(f"simulated has {simulated.sizes[MEASURE]} measures; the "
+                             "simulator has one")
     sims = simulated.transpose(TRIAL, TOPIC, SYSTEM, MEASURE)
     if not np.array_equal(sims[SYSTEM].values.astype(str), simulator.systems):
-        raise ValueError("the simulated systems are not those of the simulator")
+        raise ScoreDataError("the simulated systems are not those of the simulator")
     values = np.asarray(sims.values[..., 0], dtype=np.float64)  # (N, T, S)
     obs = np.asarray(simulator.observed.values, dtype=np.float64)
     obs_tau, obs_r = _pair_stats(obs)
@@ -152,6 +173,8 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
         "simulated_var": (SYSTEM, values.reshape(-1, values.shape[-1]).var(axis=0)),
         "true_mean": (SYSTEM, simulator.margins.mean),
         "true_var": (SYSTEM, simulator.margins.var),
+        "fitted_mean": (SYSTEM, simulator.margins.mean if simulator.fitted_means is None
+                        else simulator.fitted_means),
         "observed_tau": (PAIR, obs_tau), "simulated_tau": (PAIR, sim_tau),
         "observed_r": (PAIR, obs_r), "simulated_r": (PAIR, sim_r),
     }

@@ -226,6 +226,8 @@ class Margins:
         ----------
         target : mapping of system to mean, or array ``(S,)``
             Target expectations in (0, 1); with an array, ``NaN`` keeps a system as is.
+        Each target applies to the fitted margin of its system; systems without a
+        target keep their margin, transformed or not (so transforms chain).
 
         Raises
         ------
@@ -269,7 +271,7 @@ class Margins:
                              "mean transform")
         new_a, new_b = self.a.copy(), self.b.copy()
         new_a[todo], new_b[todo] = a, b
-        table = base.copy()
+        table = self.table.copy()  # the other systems keep their (transformed) margins
         table[todo] = apply_transform(base[todo], a, b)
         mean, var = _grid.table_moments(table, self.support)
         return replace(self, a=new_a, b=new_b, table=table, mean=mean, var=var)

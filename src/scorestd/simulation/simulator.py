@@ -17,13 +17,22 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import MarginCriterion, SimulationCopula, check_count, check_option, memory_budget
+from .._options import (
+    MarginCriterion,
+    SimulatedMeans,
+    SimulationCopula,
+    check_count,
+    check_option,
+    check_trunc_level,
+    memory_budget,
+)
 from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import OptionError, warn
 from ..kernels import seeds
 from ..models.margins import MarginFamily
 from . import _random
-from .copula import GaussianCopula, VineCopula, check_vine_available
+from .copula import GaussianCopula, VineCopula
 from .fitting import Margins, fit_margins, one_measure
 
 __all__ = ["Simulator", "fit_simulator", "simulate"]
@@ -44,11 +53,15 @@ class Simulator:
         Dependence between systems.
     observed : xarray.DataArray
         The ``(topic, system)`` scores fitted on.
+    fitted_means : numpy.ndarray
+        The expected score of every system under its fitted margin, before any mean
+        transform (``means="observed"`` moves the margins to the observed means).
     """
 
     margins: Margins
     copula: GaussianCopula | VineCopula
     observed: xr.DataArray
+    fitted_means: np.ndarray | None = None
 
     def __repr__(self) -> str:
         return (f"<Simulator of {len(self.systems)} systems ({self.margins.measure}), "
@@ -85,15 +98,25 @@ class Simulator:
         return replace(self, margins=self.margins.transform(target))
 
     def _draw(self, root: np.random.SeedSequence, start: int, stop: int,
-              n_topics: int) -> np.ndarray:
-        """Trials ``[start, stop)`` as ``(trials, topics, systems)`` from whole blocks."""
-        parts = []
+              n_topics: int, piece: int = _random.BLOCK) -> np.ndarray:
+        """Trials ``[start, stop)`` as ``(trials, topics, systems)``.
+
+        Block ``k`` of trials is drawn from its own generator, ``piece`` trials at a
+        time (the copulas draw trial after trial, so the numbers do not depend on
+        ``piece``); the trials of a block before ``start`` are drawn and dropped.
+        """
+        out = np.empty((stop - start, n_topics, len(self.systems)))
         for block, keep in _random.blocks(start, stop):
             rng = _random.block_generator(root, block)
-            u = self.copula.sample(_random.BLOCK * n_topics, rng)
-            u = u.reshape(_random.BLOCK, n_topics, -1)[keep]
-            parts.append(self.margins.icdf(u))
-        return np.concatenate(parts)
+            draw = self.copula.trial_sampler(_random.BLOCK, n_topics, rng)
+            first = block * _random.BLOCK
+            for lo in range(0, keep.stop, piece):
+                hi = min(lo + piece, keep.stop)
+                u = draw(hi - lo)
+                a = max(lo, keep.start)
+                if a < hi:
+                    out[first + a - start:first + hi - start] = self.margins.icdf(u[a - lo:])
+        return out
 
 
 def fit_simulator(
@@ -103,9 +126,10 @@ def fit_simulator(
     families: Sequence[str | MarginFamily] | None = None,
     criterion: MarginCriterion = "aic",
     support: Any = "auto",
-    copula: SimulationCopula = "gaussian",
+    copula: SimulationCopula = "vine",
     family_set: Sequence[str] | None = None,
     trunc_lvl: int | None = None,
+    means: SimulatedMeans = "observed",
 ) -> Simulator:
     """Fit margins and a copula to the scores of a collection.
 
@@ -117,13 +141,26 @@ def fit_simulator(
         The measure to fit (required when the cube has several).
     families, criterion, support
         As :func:`scorestd.fit_margins`.
-    copula : {"gaussian", "vine"}
-        The dependence model. ``"vine"`` needs ``pip install "scorestd[vine]"``.
+    copula : {"vine", "gaussian"}
+        The dependence model. ``"vine"`` (default): an R-vine whose pair copulas are
+        selected by ``criterion`` among every parametric family of ``pyvinecopulib``
+        and fitted by maximum likelihood, as Urbano, Lima & Hanjalic (2019) fit a copula
+        per pair of runs; it takes seconds for tens of systems and minutes for a
+        hundred (``trunc_lvl`` shortens it). ``"gaussian"``: fast, numpy only, but
+        exchangeable (two systems on one margin give symmetric differences).
     family_set : sequence of str, optional
         Vine only: pair-copula families (``pyvinecopulib`` names); default all
         parametric ones.
     trunc_lvl : int, optional
-        Vine only: truncation level.
+        Vine only: truncation level (≥ 1; independence beyond it).
+    means : {"observed", "fitted"}
+        The true means of the simulated systems. ``"observed"`` (default): each margin
+        is moved by the mean transform (:meth:`Margins.transform`) to the system's
+        observed mean, so simulated collections keep the observed order of systems
+        (kernel margins pull scores toward 0.5 and would shift it); a system whose
+        observed mean the transform cannot reach keeps its fitted margin, with a
+        warning naming it. ``"fitted"``: the fitted margins as they are.
+        ``fitted_means`` keeps the means before the transform either way.
 
     Returns
     -------
@@ -131,28 +168,53 @@ def fit_simulator(
 
     Raises
     ------
-    ScorestdError
-        ``copula="vine"`` without ``pyvinecopulib`` (naming the extra to install).
+    OptionError
+        An unknown option, a family name ``pyvinecopulib`` does not have, a truncation
+        level below 1, or vine options with ``copula="gaussian"``.
 
     Examples
     --------
     >>> import scorestd
-    >>> sim = scorestd.fit_simulator(scorestd.datasets.load("adhoc8"), measure="ap")
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 12))
+    >>> sim = scorestd.fit_simulator(ap)
     >>> sim.copula.name, len(sim.systems)
-    ('gaussian', 129)
+    ('vine', 12)
+    >>> bool(np.allclose(sim.true_means, ap.mean("topic").squeeze(), atol=1e-8))
+    True
     """
     check_option(copula, SimulationCopula, "copula")
-    if copula == "vine":
-        check_vine_available()
-    elif family_set is not None or trunc_lvl is not None:
-        raise ValueError("family_set= and trunc_lvl= are options of copula='vine'")
+    check_option(means, SimulatedMeans, "means")
+    trunc_lvl = check_trunc_level("trunc_lvl", trunc_lvl)
+    if copula == "gaussian" and (family_set is not None or trunc_lvl is not None):
+        raise OptionError("family_set= and trunc_lvl= are options of copula='vine'")
     observed = one_measure(scores, measure)
     margins = fit_margins(observed, families=families, criterion=criterion, support=support)
     x = np.asarray(observed.values, dtype=np.float64)
     cop = (GaussianCopula.fit(x) if copula == "gaussian"
            else VineCopula.fit(x, family_set=family_set, criterion=criterion,
                                trunc_lvl=trunc_lvl))
-    return Simulator(margins=margins, copula=cop, observed=observed)
+    fitted_means = margins.mean.copy()
+    if means == "observed":
+        margins = _to_observed_means(margins, x.mean(axis=0))
+    return Simulator(margins=margins, copula=cop, observed=observed, fitted_means=fitted_means)
+
+
+def _to_observed_means(margins: Margins, target: np.ndarray) -> Margins:
+    """The margins moved to ``target`` where the mean transform reaches it."""
+    from .transform import solve_mean_transform
+
+    inside = (target > 0) & (target < 1)
+    goal = np.where(inside, target, np.nan)
+    _, _, ok = solve_mean_transform(margins.table[inside], target[inside], margins.support)
+    reach = np.zeros(len(target), dtype=bool)
+    reach[inside] = ok
+    goal[~reach] = np.nan
+    if not reach.all():
+        names = margins.systems[~reach].tolist()
+        warn(f"the mean transform cannot move {len(names)} system(s) of measure "
+             f"{margins.measure!r} to their observed mean (e.g. a mean of 0 or 1): "
+             f"{names[:10]}{' …' if len(names) > 10 else ''}; they keep their fitted margins")
+    return margins.transform(goal) if reach.any() else margins
 
 
 def simulate(
@@ -182,7 +244,9 @@ def simulate(
     memory : int or str, optional
         Memory budget of one chunk of trials, in bytes or as ``"512MB"``, ``"1GiB"``
         (default ``$SCORESTD_MEMORY``, else 256 MiB; as the resampling experiments).
-        The working arrays of a chunk stay within it, to a whole block of 64 trials.
+        The working arrays of a chunk stay within it (trials are drawn a few at a
+        time when one trial is large); a budget smaller than one trial raises
+        :class:`~scorestd.errors.OptionError`. The result itself is not counted.
     batch_size : int, optional
         Trials per chunk, overriding ``memory``.
     dask : bool
@@ -216,9 +280,15 @@ def simulate(
     root = _random.root_sequence(seed)
     n_sys = len(simulator.systems)
     per_trial = 4 * 8 * n_topics * n_sys  # u, normals, scores and a temporary
+    budget = memory_budget(memory)
+    if per_trial > budget:
+        raise OptionError(f"one simulated trial of {n_topics} topics × {n_sys} systems needs "
+                          f"about {per_trial / 2**20:.0f} MiB of working memory, more than "
+                          f"the budget memory={budget / 2**20:.0f} MiB; raise memory= or "
+                          "lower n_topics")
+    piece = int(min(_random.BLOCK, budget // per_trial))  # trials drawn at once
     if batch_size is None:
-        per_chunk = max(_random.BLOCK,
-                        memory_budget(memory) // per_trial // _random.BLOCK * _random.BLOCK)
+        per_chunk = max(piece, budget // per_trial // _random.BLOCK * _random.BLOCK)
     else:
         per_chunk = check_count("batch_size", batch_size)
     bounds = [(s, min(s + per_chunk, trials)) for s in range(0, trials, per_chunk)]
@@ -226,7 +296,7 @@ def simulate(
         import dask.array as da
         from dask import delayed
 
-        parts = [da.from_delayed(delayed(simulator._draw)(root, a, b, n_topics),
+        parts = [da.from_delayed(delayed(simulator._draw)(root, a, b, n_topics, piece),
                                  shape=(b - a, n_topics, n_sys), dtype=np.float64)
                  for a, b in bounds]
         values = da.concatenate(parts, axis=0)[..., np.newaxis]
@@ -234,7 +304,7 @@ def simulate(
         values = np.empty((trials, n_topics, n_sys, 1))
         with progress_bar(trials, "simulate", show=progress, unit="trial") as job:
             for a, b in bounds:
-                values[a:b, ..., 0] = simulator._draw(root, a, b, n_topics)
+                values[a:b, ..., 0] = simulator._draw(root, a, b, n_topics, piece)
                 job.advance(b - a)
     measure = simulator.margins.measure
     return xr.DataArray(
@@ -242,6 +312,8 @@ def simulate(
         coords={TRIAL: np.arange(trials), TOPIC: [f"t{i + 1}" for i in range(n_topics)],
                 SYSTEM: simulator.systems, MEASURE: [measure],
                 "true_mean": (SYSTEM, simulator.margins.mean),
+                **({} if simulator.fitted_means is None
+                   else {"fitted_mean": (SYSTEM, simulator.fitted_means)}),
                 "family": (SYSTEM, simulator.margins.family)},
         attrs={"simulated": "scorestd.simulate", "copula": simulator.copula.name,
                "seed": str(seeds.seed_record(root)), "source": str(simulator.observed.attrs.get(

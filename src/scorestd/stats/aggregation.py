@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._options import AggregationMethod, TieRule, ZeroPolicy, check_option
+from .._options import AggregationMethod, TieRule, ZeroPolicy, check_flag, check_option
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdWarning, warn
 from ..kernels.aggregate import DEFAULT_EPS, aggregate_kernel
@@ -95,6 +95,7 @@ def aggregate(
     """
     cube = validate(scores, extra_dims=True)
     method = check_option(method, AggregationMethod, "method")
+    skipna = check_flag("skipna", skipna)
     if dim not in CUBE_DIMS:
         raise ValueError(f"dim must be one of {', '.join(map(repr, CUBE_DIMS))}; got {dim!r}")
     zeros = check_option(zeros, ZeroPolicy, "zeros")
@@ -173,6 +174,7 @@ def rank_systems(
     [2.5, 1.0, 2.5]
     """
     ties = check_option(ties, TieRule, "ties")
+    skipna = check_flag("skipna", skipna)
     if isinstance(scores, xr.DataArray) and dim not in scores.dims and SYSTEM in scores.dims:
         system_scores = scores
     else:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import xarray as xr
 
 from ..dims import MEASURE, SYSTEM, TOPIC
-from ..mapping import maps_extra_dims
+from ..mapping import maps_extra_dims, slice_labels
 from ..score_cube import range_report, validate
 
 __all__ = ["COLUMNS", "describe"]
@@ -29,7 +31,7 @@ COLUMNS: dict[str, str] = {
 }
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)
 def describe(scores: xr.DataArray) -> pd.DataFrame:
     """Per-measure summary of a cube: cells, missing and out-of-range scores, distribution.
 
@@ -61,30 +63,49 @@ def describe(scores: xr.DataArray) -> pd.DataFrame:
     >>> int(d.loc["ap", "missing"]), float(d.loc["ap", "mean"]), d.loc["ap", "range"]
     (1, 0.5, '[0, 1]')
     """
-    c = validate(scores, check_range=False)  # counted below instead
+    c = validate(scores, check_range=False, extra_dims=True)  # counted below instead
+    extra = list(c.dims[:-3])
     ranges = range_report(c)
+    n_slices = int(np.prod([c.sizes[d] for d in extra]))
     rows = {}
-    for m in c[MEASURE].values:
-        x = c.sel({MEASURE: m}).transpose(TOPIC, SYSTEM).values
-        present = x[~np.isnan(x)]
-        with np.errstate(invalid="ignore"):
-            spread = np.nanmax(x, axis=1) - np.nanmin(x, axis=1) if present.size else np.array([])
+    for k, m in enumerate(c[MEASURE].values):
+        # every slice of the extra dims at once: (slices, topics × systems)
+        x = np.asarray(c.data[..., k]).reshape(n_slices, c.sizes[TOPIC], c.sizes[SYSTEM])
         text, bad = ranges[str(m)]
-        rows[str(m)] = {
-            "cells": int(x.size),
-            "missing": int(np.isnan(x).sum()),
-            "range": text,
-            "out_of_range": int(bad.sum()),
-            "mean": float(present.mean()) if present.size else np.nan,
-            "sd": float(present.std(ddof=1)) if present.size > 1 else np.nan,
-            "min": float(present.min()) if present.size else np.nan,
-            "median": float(np.median(present)) if present.size else np.nan,
-            "max": float(present.max()) if present.size else np.nan,
-            "zero_fraction": float((present == 0).mean()) if present.size else np.nan,
-            "degenerate_topics": int(np.sum(spread == 0)),
-            "missing_topics": int(np.isnan(x).any(axis=1).sum()),
-        }
-    frame = pd.DataFrame.from_dict(rows, orient="index")
-    frame.index.name = MEASURE
+        for where, column in zip(slice_labels(c), _batch_summary(x), strict=True):
+            column.update(range=text)
+            rows[(*where.values(), str(m))] = column
+        out_of_range = bad.reshape(n_slices, -1).sum(axis=1)
+        for where, count in zip(slice_labels(c), out_of_range, strict=True):
+            rows[(*where.values(), str(m))]["out_of_range"] = int(count)
+    frame = pd.DataFrame.from_dict(rows, orient="index")[list(COLUMNS)]
+    if extra:
+        frame.index = pd.MultiIndex.from_tuples(list(rows), names=[*extra, MEASURE])
+    else:
+        frame.index = pd.Index([key[-1] for key in rows], name=MEASURE)
     frame.attrs["columns"] = dict(COLUMNS)
     return frame
+
+
+def _batch_summary(x: np.ndarray) -> list[dict[str, object]]:
+    """The columns of :func:`describe` (but ``range``, ``out_of_range``) for each of a
+    batch of ``(topic, system)`` matrices ``x`` ``(B, T, S)``, in vectorized numpy."""
+    flat = x.reshape(len(x), -1)
+    missing = np.isnan(flat)
+    count = (~missing).sum(axis=1)
+    some = count > 0
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices: NaN, as documented
+        mean = np.nanmean(flat, axis=1)
+        sd = np.where(count > 1, np.nanstd(flat, axis=1, ddof=1), np.nan)
+        low, median, high = (np.nanmin(flat, axis=1), np.nanmedian(flat, axis=1),
+                             np.nanmax(flat, axis=1))
+        zeros = np.where(some, (flat == 0).sum(axis=1) / count, np.nan)
+        spread = np.nanmax(x, axis=2) - np.nanmin(x, axis=2)  # per topic
+    degenerate = (spread == 0).sum(axis=1)
+    missing_topics = np.isnan(x).any(axis=2).sum(axis=1)
+    return [{"cells": int(flat.shape[1]), "missing": int(missing[b].sum()),
+             "mean": float(mean[b]), "sd": float(sd[b]), "min": float(low[b]),
+             "median": float(median[b]), "max": float(high[b]),
+             "zero_fraction": float(zeros[b]), "degenerate_topics": int(degenerate[b]),
+             "missing_topics": int(missing_topics[b])} for b in range(len(x))]

@@ -12,7 +12,15 @@ from typing import Any, NamedTuple
 import numpy as np
 import xarray as xr
 
-from .._options import HardnessDegenerate, HardnessMethod, SplitExtra, SplitKind, check_option
+from .._options import (
+    HardnessDegenerate,
+    HardnessMethod,
+    SplitExtra,
+    SplitKind,
+    check_count,
+    check_flag,
+    check_option,
+)
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.hardness import hardest_first, split_sizes, topic_hardness_kernel
@@ -38,7 +46,7 @@ class MiddleRestSplit(NamedTuple):
     rest: np.ndarray
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)
 def topic_hardness(
     scores: Any,
     method: HardnessMethod = "zmax",
@@ -84,9 +92,10 @@ def topic_hardness(
     >>> str(h.idxmax("topic").item())  # the hardest TREC-8 topic by Equation 2
     't32'
     """
-    cube = validate(scores)
+    cube = validate(scores, extra_dims=True)
     method = check_option(method, HardnessMethod, "method")
     degenerate = check_option(degenerate, HardnessDegenerate, "degenerate")
+    skipna, ddof = check_flag("skipna", skipna), check_count("ddof", ddof, 0)
     result = xr.apply_ufunc(
         topic_hardness_kernel,
         cube,
@@ -102,10 +111,12 @@ def topic_hardness(
             if degenerate == "zero":
                 result = result.where(~flat, 0.0)
             else:
-                topics = sorted({str(t) for t in cube[TOPIC].values[flat.any(MEASURE).values]})
+                others = [d for d in flat.dims if d != TOPIC]  # measures, extra dims
+                topics = sorted({str(t) for t in cube[TOPIC].values[flat.any(others).values]})
+                slices = "" if len(others) < 2 else " (in some slice of the extra dims)"
                 warn(
                     f"topic hardness (Equation 2) is undefined (sd = 0) for topics "
-                    f"{', '.join(topics)}: NaN (use degenerate='zero' to rate them 0)")
+                    f"{', '.join(topics)}{slices}: NaN (use degenerate='zero' to rate them 0)")
     result = result.rename("hardness").assign_attrs(hardness_method=method)
     return match_input_dims(result, scores)
 

@@ -61,7 +61,7 @@ def adjust_pvalues(
     return out.transpose(*p_values.dims)
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)  # through compare
 def tukey_hsd(scores, *, baseline: str | None = None, conf_level: float = 0.95) -> xr.Dataset:
     """Tukey's HSD test of all system pairs, from the two-way ANOVA without replication.
 
@@ -83,7 +83,7 @@ def tukey_hsd(scores, *, baseline: str | None = None, conf_level: float = 0.95) 
     return compare(scores, "tukey_hsd", baseline=baseline, conf_level=conf_level)
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)  # through compare
 def randomised_tukey_hsd(
     scores, *, B: int = 10_000, seed=None, baseline: str | None = None, conf_level: float = 0.95
 ) -> xr.Dataset:

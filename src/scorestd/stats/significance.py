@@ -19,12 +19,15 @@ from .._options import (
     Correction,
     NanPolicy,
     PairedTest,
+    check_count,
+    check_flag,
+    check_number,
     check_option,
     check_probability,
     check_seed,
 )
 from ..dims import MEASURE, SYSTEM, TOPIC
-from ..errors import ScoreDataError, warn
+from ..errors import OptionError, ScoreDataError, warn
 from ..kernels import significance as ks
 from ..mapping import maps_extra_dims
 from ..score_cube import match_input_dims, validate
@@ -136,6 +139,9 @@ def compare(
     if test in ks.FAMILY_TESTS and alternative != "two-sided":
         raise ValueError(f"{test!r} is two-sided only")
     check_probability("conf_level", conf_level)
+    check_count("B", B)
+    if check_number("min_diff", min_diff) < 0:
+        raise OptionError(f"min_diff must be a finite number ≥ 0; got {min_diff!r}")
     check_seed("seed", seed)
     cube = validate(scores, extra_dims=True)
     check_pairwise_cube(cube, nan_policy="raise" if test in ks.FAMILY_TESTS else nan_policy)
@@ -248,6 +254,7 @@ def compare_unpaired(
     """
     check_option(alternative, Alternative, "alternative")
     check_probability("conf_level", conf_level)
+    equal_var = check_flag("equal_var", equal_var)
     c1, c2 = validate(scores1, what="scores1"), validate(scores2, what="scores2")
     for dim in (SYSTEM, MEASURE):
         missing = sorted(set(map(str, c1[dim].values)) ^ set(map(str, c2[dim].values)))

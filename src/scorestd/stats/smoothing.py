@@ -14,18 +14,19 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._options import MissingPrior, check_option
+from .._options import MissingPrior, check_flag, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.smoothing import prior_mean, smooth_kernel
 from ..mapping import maps_extra_dims
-from ..score_cube import check_same_collection, match_input_dims, validate
+from ..measures import same_measure
+from ..score_cube import check_same_collection, extra_dims_of, match_input_dims, validate
 
 __all__ = ["smooth"]
 
 
 
-@maps_extra_dims("scores", "prior")
+@maps_extra_dims("scores", "prior", vectorized=True)
 def smooth(
     scores: Any,
     prior: Any,
@@ -85,9 +86,13 @@ def smooth(
     >>> smooth(new, old, alpha=0.8).round(3).values.tolist()
     [[0.44, 0.16], [0.28, 0.08]]
     """
-    new = validate(scores, what="scores")
+    new = validate(scores, what="scores", extra_dims=True)
+    cross_collection = check_flag("cross_collection", cross_collection)
     check_same_collection(new, prior, what="prior", allowed=cross_collection)
-    old = _prior_on_measures(validate(prior, what="prior"), new)
+    old = _prior_on_measures(validate(prior, what="prior", extra_dims=True), new)
+    if extra_dims_of(old) and set(extra_dims_of(old)) != set(extra_dims_of(new)):
+        raise ScoreDataError(f"the prior's extra dims {extra_dims_of(old)} differ from the "
+                             f"scores' {extra_dims_of(new)}: a prior has none, or the same")
     missing_prior = check_option(missing_prior, MissingPrior, "missing_prior")
     extra = np.setdiff1d(old[SYSTEM].values, new[SYSTEM].values)
     if extra.size:
@@ -101,7 +106,8 @@ def smooth(
     weights = _alpha_per_measure(alpha, new).broadcast_like(means).copy()
     unsmoothed = means.isnull()
     if bool(unsmoothed.any()):
-        systems = new[SYSTEM].values[unsmoothed.any(MEASURE).values]
+        by_system = unsmoothed.any([d for d in unsmoothed.dims if d != SYSTEM])
+        systems = new[SYSTEM].values[by_system.values]
         if missing_prior == "raise":
             raise ScoreDataError(
                 f"no prior scores for systems {_listed(systems)}; give them prior scores, "
@@ -124,13 +130,18 @@ def smooth(
     ).transpose(*new.dims)
     attrs = dict(new.attrs)
     attrs["smoothing_alpha"] = [float(a) for a in _alpha_per_measure(alpha, new).values]
-    attrs["smoothed_systems"] = int((~unsmoothed).all(MEASURE).sum())
+    attrs["smoothed_systems"] = int((~unsmoothed).all(
+        [d for d in unsmoothed.dims if d != SYSTEM]).sum())
     return match_input_dims(result.assign_attrs(attrs).rename(new.name), scores)
 
 
 def _prior_on_measures(old: xr.DataArray, new: xr.DataArray) -> xr.DataArray:
     """The prior restricted to (and labelled like) the measures of the new scores."""
     if old.sizes[MEASURE] == 1 and new.sizes[MEASURE] == 1:
+        before, after = str(old[MEASURE].values[0]), str(new[MEASURE].values[0])
+        if not same_measure(before, after):  # never smooth AP towards an nDCG prior
+            raise ScoreDataError(f"the prior is of measure {before!r}, the scores of "
+                                 f"{after!r}; give a prior of the same measure")
         return old.assign_coords({MEASURE: new[MEASURE].values})
     lacking = np.setdiff1d(new[MEASURE].values, old[MEASURE].values)
     if lacking.size:

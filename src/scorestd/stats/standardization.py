@@ -6,18 +6,19 @@ from typing import Any
 
 import xarray as xr
 
-from .._options import Degenerate, check_option
+from .._options import Degenerate, check_flag, check_option
 from ..dims import SYSTEM
-from ..mapping import maps_extra_dims
+from ..errors import ScoreDataError
+from ..mapping import fold_topics, maps_extra_dims, unfold_topics
 from ..models._base import Model
 from ..models.reference import fit_reference
 from ..models.registry import instantiate
-from ..score_cube import check_same_collection
+from ..score_cube import check_same_collection, extra_dims_of, validate
 
 __all__ = ["standardize"]
 
 
-@maps_extra_dims("scores", "reference")
+@maps_extra_dims("scores", "reference", vectorized=True)
 def standardize(
     scores: Any,
     model: str | type[Model] | Model = "empirical",
@@ -100,13 +101,38 @@ def standardize(
     """
     check_option(dim, (SYSTEM,), "dim")
     check_option(degenerate, Degenerate, "degenerate")
+    cross_collection = check_flag("cross_collection", cross_collection)
+    extra = extra_dims_of(scores) if isinstance(scores, xr.DataArray) else ()
+    if extra and (reference is None or _same_extra_dims(reference, scores)):
+        # every topic of every slice is fitted on its own: one pass over the folded rows
+        cube = validate(scores, copy=False, extra_dims=True)
+        folded_reference = None if reference is None else fold_topics(
+            validate(reference, what="reference", copy=False, extra_dims=True))
+        out = standardize(fold_topics(cube), model, reference=folded_reference,
+                          degenerate=degenerate, cross_collection=cross_collection,
+                          **model_kwargs)
+        return unfold_topics(out, cube)
     if reference is None:  # fitted on the scores themselves, in one pass where it can
         instance = instantiate(model, **model_kwargs)
         return _record_model(instance.standardize(scores, degenerate=degenerate), instance,
                              scores)
     check_same_collection(scores, reference, what="reference", allowed=cross_collection)
     fitted = fit_reference(reference, model, degenerate=degenerate, **model_kwargs)
-    return _record_model(fitted.cdf(scores), fitted.model, scores)
+    return _record_model(fitted.cdf(scores), fitted.model, scores)  # broadcast over extra dims
+
+
+def _same_extra_dims(reference: Any, scores: xr.DataArray) -> bool:
+    """Whether ``reference`` is a cube with the extra dims (and labels) of ``scores``;
+    a reference without extra dims is fitted once and applied to every slice."""
+    if not isinstance(reference, xr.DataArray) or not extra_dims_of(reference):
+        return False
+    extra = extra_dims_of(scores)
+    if set(extra_dims_of(reference)) != set(extra) or any(
+            not reference.indexes[d].equals(scores.indexes[d]) for d in extra
+            if d in reference.indexes and d in scores.indexes):
+        raise ScoreDataError(f"the reference's extra dims {extra_dims_of(reference)} (or "
+                             f"their labels) differ from the scores' {extra}")
+    return True
 
 
 def _record_model(out: xr.DataArray, model: Model, scores: Any) -> xr.DataArray:

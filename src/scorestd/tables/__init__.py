@@ -15,15 +15,16 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
+from .._options import check_count, check_probability
 from ..dims import SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.table import Table
 from .means import means_table
 from .significance import significance_table, system_letters
-from .summary import frame_table, summary_table, topic_set_size_table
+from .summary import frame_table, pairs_table, summary_table, topic_set_size_table
 
-__all__ = ["Table", "frame_table", "means_table", "significance_table", "summary_table",
-           "system_letters", "table", "topic_set_size_table"]
+__all__ = ["Table", "frame_table", "means_table", "pairs_table", "significance_table",
+           "summary_table", "system_letters", "table", "topic_set_size_table"]
 
 
 def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: float = 0.95,
@@ -39,6 +40,8 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
         - the Dataset of :func:`scorestd.compare` (with ``scores=``): the significance
           table (systems × measures, the best bold, markers for the significant
           differences, test and correction in the caption; :func:`significance_table`);
+        - the Dataset of :func:`scorestd.bayes_compare`: one row per pair
+          (:func:`pairs_table`);
         - a score cube: each system's mean with its t interval (:func:`means_table`);
         - the array of :func:`scorestd.topic_set_size` (:func:`topic_set_size_table`);
         - an experiment result (error rates, within/between-collection …): its
@@ -85,10 +88,16 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
     \end{table}
     <BLANKLINE>
     """
+    check_probability("alpha", alpha)
+    check_probability("conf_level", conf_level)
+    check_count("digits", digits, 0)
     if isinstance(result, xr.Dataset) and "pair" in result.dims:
+        if "p_value" not in result:  # a Bayesian comparison: its pairs as they are
+            return pairs_table(result, digits=digits)
         if scores is None:
             raise ScoreDataError("the significance table needs the scores the comparison ran "
-                                 "on, for the means: scorestd.table(result, scores=cube)")
+                                 "on, for the means: scorestd.table(result, scores=cube); "
+                                 "scorestd.tables.pairs_table(result) lists the pairs")
         return significance_table(result, scores, alpha=alpha, digits=digits)
     if isinstance(result, xr.DataArray) and {TOPIC, SYSTEM} <= set(result.dims):
         return means_table(result, conf_level=conf_level, digits=digits)

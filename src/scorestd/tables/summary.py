@@ -10,7 +10,7 @@ import xarray as xr
 from ..errors import ScoreDataError
 from ..io.table import Table
 
-__all__ = ["frame_table", "summary_table", "topic_set_size_table"]
+__all__ = ["frame_table", "pairs_table", "summary_table", "topic_set_size_table"]
 
 
 def summary_table(result: Any, *, digits: int = 3, **summary_options: Any) -> Table:
@@ -114,3 +114,41 @@ def frame_table(frame: pd.DataFrame | xr.DataArray | pd.Series, *, caption: str 
     notes.update({str(k): str(v) for k, v in frame.attrs.get("columns", {}).items()})
     return Table(frame, caption=caption or str(frame.attrs.get("caption", "")), notes=notes,
                  digits=digits)
+
+
+def pairs_table(result: xr.Dataset, *, digits: int = 3) -> Table:
+    """One row per system pair (and measure) of a comparison, one column per statistic:
+    the table :func:`scorestd.compare` or :func:`scorestd.bayes_compare` holds, as is.
+
+    The caption says how the pairs were compared (test, correction, or the Bayesian model
+    and its interval); the notes are the variables' descriptions.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 3))
+    >>> t = pairs_table(scorestd.bayes_compare(ap))
+    >>> list(t.values.index.names), list(t.values.columns)[:4]
+    (['measure', 'system', 'system2'], ['mean', 'sd', 'ci_low', 'ci_high'])
+    """
+    if not isinstance(result, xr.Dataset) or "pair" not in result.dims:
+        raise ScoreDataError("a pairs table needs a comparison: a Dataset over 'pair'")
+    frame = result.to_dataframe().reset_index()
+    keys = [k for k in (*[d for d in result.dims if d != "pair"], "system", "system2")
+            if k in frame.columns]
+    variables = [str(v) for v in result.data_vars if result[v].dims and "pair" in result[v].dims]
+    frame = frame.set_index(keys)[variables]
+    notes = {v: str(result[v].attrs["description"]) for v in variables
+             if "description" in result[v].attrs}
+    a = result.attrs
+    if "test" in a:
+        caption = (f"{a['test']} test ({a.get('alternative', 'two-sided')}), correction "
+                   f"{a.get('correction', 'None')}; each pair tests system minus system2.")
+    else:
+        caption = "; ".join(f"{k}: {v}" for k, v in a.items() if k in ("model", "ci_prob",
+                                                                        "ci_kind", "rope"))
+        caption = (caption + "; each pair is system minus system2.").lstrip("; ")
+    # probabilities may be tiny: significant digits, not decimals
+    small = [v for v in variables if v.startswith(("p_", "prob_"))]
+    return Table(frame, caption=caption, notes=notes, digits=digits,
+                 formats=dict.fromkeys(small, "{:.3g}"))

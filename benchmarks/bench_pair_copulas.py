@@ -1,0 +1,76 @@
+"""Marginal cost of an error-rate trial with the paper's pair copulas and with the Gaussian one.
+
+Runs ``scorestd.error_rates`` (AP on adhoc5–8, one topic set size, Type I trials, the five
+tests) with ``--copula vine`` or ``--copula gaussian`` and ``--trials N``; the pair copulas
+come from a pool file fitted beforehand (``--pool``, written on the first run), so the
+run times only simulation and tests. Time two trial counts of each copula as whole
+processes (e.g. with ``/usr/bin/time -v``, several runs, medians); the marginal cost per
+trial is the difference of the medians over the difference of the trial counts.
+
+    python benchmarks/bench_pair_copulas.py --copula vine --trials 1024 --pool ap.npz  # fits
+    /usr/bin/time -v python benchmarks/bench_pair_copulas.py --copula vine --trials 8192 --pool ap.npz
+    /usr/bin/time -v python benchmarks/bench_pair_copulas.py --copula gaussian --trials 8192
+
+``--sampler-only`` times the copula draws alone (``pair_copulas.sample`` against the Gaussian
+pair draw) on the pool's fitted copulas, in process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from scipy import special
+
+import scorestd
+from scorestd.kernels import pair_copulas
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--copula", choices=("vine", "gaussian"), default="vine")
+    parser.add_argument("--trials", type=int, default=4096)
+    parser.add_argument("--n-topics", type=int, default=50)
+    parser.add_argument("--pool", default=None, help=".npz pool of fitted pair copulas")
+    parser.add_argument("--tests", default="paired_t,wilcoxon,sign,permutation,bootstrap")
+    parser.add_argument("--B", type=int, default=2000)
+    parser.add_argument("--sampler-only", action="store_true")
+    args = parser.parse_args()
+    collections = ["adhoc5", "adhoc6", "adhoc7", "adhoc8"]
+    if args.sampler_only:
+        return sampler_only(collections, args)
+    scorestd.error_rates(collections, measures=["ap"], n_topics=[args.n_topics], deltas=None,
+                         tests=args.tests.split(","), trials=args.trials, B=args.B,
+                         copula=args.copula, pool=args.pool if args.copula == "vine" else None,
+                         seed=1, progress=False)
+
+
+def sampler_only(collections, args) -> None:
+    cubes = {name: scorestd.datasets.load(name) for name in collections}
+    pool = scorestd.experiments.ErrorRatePool.load(args.pool, cubes)["ap"]
+    rows = np.array(list(pool.fitted.values()))
+    rng = np.random.default_rng(0)
+    pick = rows[rng.integers(0, len(rows), 64)]
+    uniforms = rng.random((64, args.n_topics, 2))
+    rho = rng.uniform(0.3, 0.9, (64, 1))
+    for name, draw in (
+            ("pair copulas", lambda: pair_copulas.sample(
+                pick[:, 0].astype(int), pick[:, 1].astype(int), pick[:, 2:5], uniforms,
+                tau=pick[:, 5])),
+            ("gaussian", lambda: (special.ndtr(z := rng.standard_normal((64, 2, args.n_topics))[:, 0]),
+                                  special.ndtr(rho * z + np.sqrt(1 - rho**2)
+                                               * rng.standard_normal((64, args.n_topics)))))):
+        draw()
+        start = time.perf_counter()
+        for _ in range(50):
+            draw()
+        per_trial = (time.perf_counter() - start) / 50 / 64
+        print(f"{name}: {per_trial * 1e6:.1f} µs per trial of {args.n_topics} topics")
+    families = np.bincount(rows[:, 0].astype(int), minlength=len(pair_copulas.FAMILIES))
+    print("families of the pool's pairs:", {f: int(c) for f, c in
+                                             zip(pair_copulas.FAMILIES, families, strict=True) if c})
+
+
+if __name__ == "__main__":
+    main()

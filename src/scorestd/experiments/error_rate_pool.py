@@ -1,0 +1,271 @@
+"""The fitted pool of an error-rate study: margins and pair copulas, fitted once, kept.
+
+An error-rate study (:func:`scorestd.error_rates`) draws its trials from the margins of
+every kept run of every collection and, with ``copula="vine"`` (the paper's method),
+from a bivariate copula per pair of runs. Fitting those copulas is the slow part (about
+15 ms a pair by maximum likelihood, thousands of pairs per measure); the same fits
+serve every topic set size, effect, trial count and seed. :class:`ErrorRatePool` holds
+them per measure, fits the pairs a study draws the first time they are drawn, and is
+saved to (and read from) one ``.npz`` file, written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .._options import SimulationCopula, check_option
+from ..dims import MEASURE, SYSTEM, TOPIC
+from ..errors import OptionError, ScoreDataError, ScorestdWarning, warn
+from ..io.atomic import atomic_output
+from ..io.netcdf import content_digest
+from ..kernels import pair_copulas
+from ..simulation.copula import GaussianCopula, fit_pair_copula
+from ..simulation.fitting import fit_margins, one_measure
+
+__all__ = ["ErrorRatePool", "prepare_collection"]
+
+#: Pair copulas fitted per task on a cluster (each fit takes about 15 ms).
+PAIRS_PER_TASK = 256
+#: Columns of a fitted pair copula: family code, rotation, three parameters, Kendall τ.
+_ROW = 6
+
+
+def prepare_collection(scores: Any, measure: str | None = None, *,
+                       bottom: float = 0.1, tol: float = 1e-5) -> xr.DataArray:
+    """The runs the paper keeps: duplicates (equal to ``tol`` on every topic) and the
+    bottom ``bottom`` fraction by mean score removed.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> kept = prepare_collection(scorestd.datasets.load("adhoc8"), "ap")
+    >>> kept.sizes["system"] < scorestd.datasets.load("adhoc8").sizes["system"]
+    True
+    """
+    one = one_measure(scores, measure)
+    x = np.asarray(one.values, dtype=np.float64)
+    keep = np.ones(x.shape[1], dtype=bool)
+    for j in range(1, x.shape[1]):  # a later run equal to an earlier one is dropped
+        same = np.all(np.abs(x[:, :j] - x[:, j:j + 1]) <= tol, axis=0)
+        if same.any():
+            keep[j] = False
+    one = one.isel({SYSTEM: keep})
+    means = one.mean(TOPIC).values
+    return one.isel({SYSTEM: means >= np.quantile(means, bottom)})
+
+
+@dataclass
+class MeasurePool:
+    """The margins of one measure across collections, as arrays, and its pair copulas."""
+
+    measure: str
+    collections: list[str]
+    offsets: np.ndarray  # first margin of each collection
+    sizes: np.ndarray  # runs per collection
+    tables: np.ndarray  # (M, K)
+    support: np.ndarray | None
+    means: np.ndarray  # (M,)
+    observed_means: np.ndarray  # (M,)
+    corr: list[np.ndarray]  # per collection
+    scores: list[np.ndarray]  # per collection, the kept runs' scores (T, S)
+    failures: int
+    families: dict[str, int]
+    fitted: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
+    fallbacks: int = 0
+
+    def pair_copulas(self, keys: np.ndarray, client: Any = None) -> np.ndarray:
+        """Rows ``(P, 6)`` (family code, rotation, parameters, τ) of the copula of each
+        ``(collection, i, j)`` (``i < j``), fitted the first time it is asked for.
+
+        The fits are independent and deterministic (ties broken at random with a
+        generator seeded by the pair): with a ``client`` the new ones are shared out
+        among the cluster's workers (the same copulas, sooner).
+        """
+        new = [key for key in dict.fromkeys(map(tuple, keys.tolist())) if key not in self.fitted]
+        if client is not None and len(new) > PAIRS_PER_TASK:
+            [scores] = client.scatter([self.scores], broadcast=True)
+            parts = [new[a:a + PAIRS_PER_TASK] for a in range(0, len(new), PAIRS_PER_TASK)]
+            futures = client.map(_fit_pairs, parts, scores=scores, pure=False)
+            results = client.gather(futures)
+        else:
+            parts = [new]
+            threads = min(4, os.cpu_count() or 1)  # the families of one pair, in parallel
+            results = [_fit_pairs(new, self.scores, threads)]
+        for part, (rows, fallbacks) in zip(parts, results, strict=True):
+            self.fitted.update(zip(part, rows, strict=True))
+            self.fallbacks += fallbacks
+        if not len(keys):
+            return np.empty((0, _ROW))
+        return np.array([self.fitted[key] for key in map(tuple, keys.tolist())])
+
+
+def _fit_pairs(keys: Sequence[tuple[int, int, int]], scores: Sequence[np.ndarray],
+               threads: int = 1) -> tuple[list[np.ndarray], int]:
+    """The copula rows of each ``(collection, i, j)`` of ``keys`` and the fallbacks used."""
+    rows, fallbacks = [], 0
+    for c, i, j in keys:
+        row, fell_back = fit_pair_copula(scores[c][:, [i, j]], seed=(c, i, j), threads=threads)
+        rows.append(row)
+        fallbacks += fell_back
+    return rows, fallbacks
+
+
+def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
+    tables, means, observed, corr, names, sizes, scores = [], [], [], [], [], [], []
+    failures, families, support = 0, {}, None
+    for name, cube in cubes.items():
+        if measure not in [str(m) for m in cube[MEASURE].values]:
+            continue
+        kept = prepare_collection(cube, measure)
+        if kept.sizes[SYSTEM] < 2:
+            warn(f"collection {name!r} keeps {kept.sizes[SYSTEM]} run of measure {measure!r} "
+                 "after removing duplicates and the bottom 10%: it is left out of the study "
+                 "(a trial needs two runs of one collection)")
+            continue
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ScorestdWarning)
+            margins = fit_margins(kept)
+        failures += sum(issubclass(w.category, ScorestdWarning) for w in caught)
+        for fam, count in pd.Series(margins.family).value_counts().items():
+            families[fam] = families.get(fam, 0) + int(count)
+        x = np.asarray(kept.values, dtype=np.float64)
+        tables.append(margins.table)
+        means.append(margins.mean)
+        observed.append(x.mean(axis=0))
+        corr.append(GaussianCopula.fit(x).corr)
+        scores.append(x)
+        names.append(name)
+        sizes.append(len(margins.systems))
+        support = margins.support
+    if not names:
+        raise ScoreDataError(f"no collection has two or more usable runs of measure {measure!r}")
+    sizes = np.array(sizes)
+    return MeasurePool(measure, names, np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes,
+                       np.vstack(tables), support, np.concatenate(means),
+                       np.concatenate(observed), corr, scores, failures, families)
+
+
+class ErrorRatePool:
+    """Fitted margins and pair copulas of an error-rate study, per measure.
+
+    Built by :func:`scorestd.error_rates` (``pool=``) or directly; a pool serves
+    studies at any topic set size, effect, trial count or seed on the same collections,
+    and grows as they draw pairs not fitted yet.
+
+    Parameters
+    ----------
+    collections : mapping of name to cube
+        The collections.
+
+    Examples
+    --------
+    >>> import scorestd, tempfile, pathlib
+    >>> pool = ErrorRatePool({"adhoc8": scorestd.datasets.load("adhoc8")})
+    >>> pool["ap"].sizes.tolist()
+    [114]
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "pool.npz"
+    >>> pool.save(path)
+    >>> ErrorRatePool.load(path, {"adhoc8": scorestd.datasets.load("adhoc8")})["ap"].sizes.tolist()
+    [114]
+    """
+
+    def __init__(self, collections: Mapping[str, Any]) -> None:
+        self.cubes = dict(collections)
+        self._measures: dict[str, MeasurePool] = {}
+
+    @property
+    def collections(self) -> list[str]:
+        """Names of the collections."""
+        return list(self.cubes)
+
+    def __getitem__(self, measure: str) -> MeasurePool:
+        if measure not in self._measures:
+            self._measures[measure] = _measure_pool(self.cubes, measure)
+        return self._measures[measure]
+
+    def __repr__(self) -> str:
+        fitted = {m: len(p.fitted) for m, p in self._measures.items()}
+        return f"<ErrorRatePool of {self.collections}: pair copulas fitted {fitted}>"
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the fitted pair copulas to ``path`` (``.npz``), atomically.
+
+        The margins are not stored (they are refitted in seconds, deterministically);
+        the copulas are, with the collections' names and each one's scores checksum so
+        that :meth:`load` refuses a file fitted to other data.
+        """
+        path = Path(path)
+        if path.suffix != ".npz":
+            raise OptionError(f"pool must be a .npz file; got {str(path)!r}")
+        arrays = {"meta": np.array(json.dumps({
+            "collections": self.collections, "checksums": _checksums(self.cubes)}))}
+        for measure, pool in self._measures.items():
+            keys = np.array(list(pool.fitted), dtype=np.int64).reshape(-1, 3)
+            rows = np.array(list(pool.fitted.values())).reshape(-1, _ROW)
+            arrays[f"{measure}.keys"], arrays[f"{measure}.rows"] = keys, rows
+            arrays[f"{measure}.fallbacks"] = np.array(pool.fallbacks)
+        with atomic_output(path) as tmp, open(tmp, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, collections: Mapping[str, Any]) -> ErrorRatePool:
+        """The pool saved at ``path`` for ``collections`` (refused if it was fitted to
+        other collections or other scores, naming them)."""
+        pool = cls(collections)
+        with np.load(Path(path), allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if meta["collections"] != pool.collections:
+                raise OptionError(f"pool file {str(path)!r} was fitted to collections "
+                                  f"{meta['collections']}, not {pool.collections}")
+            now = _checksums(pool.cubes)
+            for name, saved in zip(meta["collections"], meta["checksums"], strict=True):
+                if now[pool.collections.index(name)] != saved:
+                    raise OptionError(f"pool file {str(path)!r} was fitted to other scores of "
+                                      f"collection {name!r}")
+            for key in data.files:
+                if key.endswith(".keys"):
+                    measure = key[:-len(".keys")]
+                    m = pool[measure]
+                    keys, rows = data[key], data[f"{measure}.rows"]
+                    m.fitted.update(zip(map(tuple, keys.tolist()), rows, strict=True))
+                    m.fallbacks = int(data[f"{measure}.fallbacks"])
+        return pool
+
+
+def _checksums(cubes: Mapping[str, Any]) -> list[str]:
+    return [content_digest(cube) for cube in cubes.values()]
+
+
+def resolve_pool(pool: Any, cubes: Mapping[str, Any], copula: SimulationCopula
+                 ) -> tuple[ErrorRatePool, Path | None]:
+    """The pool of a study: the one given, the file given (read if it exists), or new."""
+    check_option(copula, SimulationCopula, "copula")
+    if pool is None:
+        return ErrorRatePool(cubes), None
+    if isinstance(pool, ErrorRatePool):
+        if pool.collections != list(cubes):
+            raise OptionError(f"pool was fitted to collections {pool.collections}, not "
+                              f"{list(cubes)}")
+        return pool, None
+    if isinstance(pool, (str, os.PathLike)):
+        path = Path(pool)
+        if path.suffix != ".npz":
+            raise OptionError(f"pool must be an ErrorRatePool or a .npz file; got {str(path)!r}")
+        return (ErrorRatePool.load(path, cubes) if path.exists() else ErrorRatePool(cubes)), path
+    raise OptionError(f"pool must be an ErrorRatePool or a .npz path; got "
+                      f"{type(pool).__name__}")
+
+
+def family_names(codes: np.ndarray) -> list[str]:
+    """Family names of codes (for summaries)."""
+    return [pair_copulas.FAMILIES[int(c)] for c in codes]

@@ -1,0 +1,67 @@
+"""Every path combining two inputs checks they belong together: the measure and the topics
+of a reference (cube, fitted model, factors, a fitted model read back from a file) and of a
+smoothing prior. A mismatch is an error naming what differs, never a number computed from
+the wrong pairing."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import scorestd
+from scorestd.errors import ScoreDataError, ScorestdWarning
+from scorestd.measures import same_measure
+from scorestd.models import get_model, read_fitted, write_fitted
+
+
+@pytest.fixture(scope="module")
+def rob():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScorestdWarning)
+        return scorestd.datasets.load("robust2004")
+
+
+def _references(rob, tmp_path):
+    nd = rob.sel(measure=["ndcg"])
+    path = write_fitted(get_model("normal").fit(nd), tmp_path / "ndcg.nc")
+    return {"cube": nd, "fitted": get_model("normal").fit(nd),
+            "factors": scorestd.standardization_factors(nd), "file": read_fitted(path)}
+
+
+@pytest.mark.parametrize("kind", ["cube", "fitted", "factors", "file"])
+def test_a_reference_of_another_measure_is_refused(rob, tmp_path, kind):
+    reference = _references(rob, tmp_path)[kind]
+    with pytest.raises(ScoreDataError, match="has no measure 'ap'"):
+        scorestd.standardize(rob.sel(measure=["ap"]), "normal", reference=reference)
+
+
+@pytest.mark.parametrize("kind", ["cube", "fitted"])
+def test_a_reference_lacking_topics_is_refused(rob, kind):
+    ap = rob.sel(measure=["ap"])
+    half = ap.isel(topic=slice(0, 50))
+    reference = half if kind == "cube" else get_model("normal").fit(half)
+    with pytest.raises(ScoreDataError, match=r"has no topic 't51' \(nor 48 more"):
+        scorestd.standardize(ap, "normal", reference=reference)
+
+
+def test_a_prior_of_another_measure_is_refused(rob):
+    with pytest.raises(ScoreDataError, match="prior is of measure 'ndcg', the scores of 'ap'"):
+        scorestd.smooth(rob.sel(measure=["ap"]), rob.sel(measure=["ndcg"]), alpha=0.5)
+
+
+def test_a_prior_spelled_by_another_toolkit_is_the_same_measure(rob):
+    ap = rob.sel(measure=["ap"])
+    as_map = ap.assign_coords(measure=["map"])  # trec_eval's name of the same measure
+    got = scorestd.smooth(ap, as_map, alpha=0.5)
+    np.testing.assert_array_equal(got.values, scorestd.smooth(ap, ap, alpha=0.5).values)
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("map", "AP", True), ("ndcg_cut_10", "nDCG@10", True), ("P_10", "precision@10", True),
+    ("recip_rank", "mrr", True), ("ap", "ndcg", False), ("P@10", "P@20", False),
+    ("score", "ndcg", True), ("my_gain", "my_loss", False), ("my_gain", "my_gain", True),
+])
+def test_same_measure_follows_the_registry(a, b, same):
+    assert same_measure(a, b) is same and same_measure(b, a) is same
