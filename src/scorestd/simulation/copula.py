@@ -126,7 +126,8 @@ class VineCopula:
 
     @classmethod
     def fit(cls, x: np.ndarray, *, family_set: Sequence[str] | None = None,
-            criterion: MarginCriterion = "aic", trunc_lvl: int | None = None) -> VineCopula:
+            criterion: MarginCriterion = "aic", trunc_lvl: int | None = None,
+            method: str = "itau") -> VineCopula:
         """Fit to scores ``(T, S)``: structure, pair families and parameters.
 
         Parameters
@@ -139,13 +140,21 @@ class VineCopula:
             Selection criterion of the pair families.
         trunc_lvl : int, optional
             Truncation level ≥ 1 (independence beyond it): keeps large vines fast.
+        method : {"itau", "mle"}
+            Estimator of the pair copulas' parameters: inversion of Kendall's τ (default;
+            the Student t's degrees of freedom by likelihood; the families τ cannot identify,
+            BB and Tawn, are then left out of the selection) or maximum likelihood.
+            A vine over S systems fits S(S − 1)/2 pairs: on adhoc8 AP (129 runs) "itau"
+            takes seconds where "mle" took more than 5 minutes. The families are
+            selected by ``criterion`` either way.
         """
         pv = _vine_module()
         check_option(criterion, MarginCriterion, "criterion")
         trunc_lvl = check_trunc_level("trunc_lvl", trunc_lvl)
         families = _families(pv, family_set)
+        method = check_option(method, ("itau", "mle"), "method")
         kwargs = {"family_set": families, "selection_criterion": criterion,
-                  "parametric_method": "mle"}
+                  "parametric_method": method}
         if trunc_lvl is not None:
             kwargs["trunc_lvl"] = trunc_lvl
         controls = pv.FitControlsVinecop(**kwargs)
