@@ -63,7 +63,7 @@ def calls(tmp_path_factory):
 #: Public names not called here, and why.
 NOT_CALLED = {
     "bayes_compare", "bayes_crossed", "bayes_standardize", "assurance",
-    "assurance_topic_set_size", "simulation_based_calibration",
+    "assurance_topic_set_size", "simulation_based_calibration", "compare_likelihoods",
     "plot_system_differences",  # Bayes: options tested in tests/bayes
     "fit_margins", "fit_simulator", "simulate", "simulation_diagnostics", "error_rates",
     # simulation and error-rate studies: options tested in tests/simulation, tests/experiments
@@ -79,7 +79,8 @@ def _options(name, kwargs):
     sig = inspect.signature(getattr(scorestd, name))
     return [p for p in sig.parameters.values()
             if p.default is not inspect.Parameter.empty and p.name not in kwargs
-            and isinstance(p.default, bool | int | float)]
+            and isinstance(p.default, bool | int | float)
+            and not (isinstance(p.default, bool) and "str" in str(p.annotation))]  # or a name
 
 
 #: Options that are probabilities, in (0, 1).

@@ -107,7 +107,7 @@ def test_error_rates_on_the_users_files(tmp_path, capsys):
     api = scorestd.error_rates([tmp_path / "a8.nc", tmp_path / "b8.nc"], deltas=None,
                                n_topics=[25], tests=["paired_t"], trials=64, seed=1,
                                progress=False)
-    rate = api.summary()["type1"].item()
+    rate = api.summary()["type1(α=.05, 2-tailed)"].item()
     assert f" {rate:.4f} " in out
 
 

@@ -68,7 +68,8 @@ def test_module_entry_point_runs():
 def test_copy_examples_makes_a_folder_the_readers_read(tmp_path, capsys):
     target = tmp_path / "ex"
     assert main(["datasets", "--copy-examples", str(target)]) == 0
-    assert {p.name for p in target.iterdir()} == {"README.md", "qrels.txt", "runs", "trec_eval"}
+    assert {p.name for p in target.iterdir()} == {"README.md", "groups.csv", "qrels.txt",
+                                                   "runs", "trec_eval"}
     copied = scorestd.read_trec_eval(target / "trec_eval")
     original = scorestd.read_trec_eval(scorestd.datasets.example_path("trec_eval"))
     assert copied.drop_attrs().equals(original.drop_attrs())

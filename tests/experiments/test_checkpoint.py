@@ -79,7 +79,7 @@ def test_an_interrupted_write_leaves_no_chunk(tmp_path, monkeypatch):
 def normal_collection():
     rng = np.random.default_rng(0)
     topic = rng.normal(0, 0.04, size=(60, 1))
-    # 14 systems (12 kept: a Type II design needs a baseline and 10 others)
+    # 14 runs: 12 kept, enough for the Type II design (a baseline and 10 others)
     x = 0.5 + topic + rng.normal(0, 0.05, size=(60, 14)) + np.linspace(-0.05, 0.05, 14)
     return {"normal": scorestd.cube(x, measures=["score"], attrs={"collection": "normal"})}
 

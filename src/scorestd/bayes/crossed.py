@@ -684,10 +684,15 @@ def _posterior(out: dict[str, np.ndarray], one: xr.DataArray, attrs: dict,
     gated += [name for name, prior in (("sigma_system", priors.system),
                                        ("sigma_topic", priors.topic))
               if prior.fixed is None]
-    gated += ["sigma", "system_score"]
+    gated.append("sigma")
+    # the expected scores: gated where they are a new quantity; μ + α (normal) is
+    # covered by the gate of μ and α, and only reported
+    scores = ["system_score"]
+    if attrs["likelihood"] != "normal":
+        gated, scores = [*gated, "system_score"], []
     zero = [name for name in ("zero_system_effect", "zero_mu", "zero_sigma_system",
                               "zero_sigma_topic") if name in post]
-    diag = diagnostics(post, gated + zero)
+    diag = diagnostics(post, gated + scores + zero)
     diag.attrs = {"gated": gated, "zero_part": zero}
     return CrossedPosterior(post, stats, observed, diag)
 

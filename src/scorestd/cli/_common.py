@@ -158,12 +158,12 @@ def check_output(path: str | os.PathLike, *, directory: bool = False) -> Path:
 OUTPUT_OPTIONS: dict[str, str] = {"save_fitted": "netcdf", "save": "netcdf",
                                   "forest": "figure", "heatmap": "figure",
                                   "effects": "figure", "ppc": "figure"}
-OUT_KINDS: dict[str, str] = {"simulate": "netcdf", "report": "directory",
+OUT_KINDS: dict[str, str] = {"simulate": "netcdf", "report": "directory", "evaluate": "cube",
                              "experiment": "figure", "swap_rate": "figure",
                              "discriminative_power": "figure"}
 CUBE_OUTPUT_COMMANDS = ("convert", "standardize")
 #: Options naming a file a command reads.
-INPUT_OPTIONS = ("data", "reference", "fitted", "factors", "groups")
+INPUT_OPTIONS = ("data", "reference", "fitted", "factors", "groups", "qrels", "runs")
 
 
 def check_outputs(args: argparse.Namespace) -> None:
@@ -313,16 +313,6 @@ def add_output_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", metavar="TABLE",
                         help="also write the table to this file: .tex (LaTeX, booktabs), "
                              ".md (Markdown) or .csv, by suffix")
-
-
-def check_table_output(args: argparse.Namespace) -> None:
-    """Refuse, before any computation, an ``--output`` of unknown suffix or unwritable."""
-    path = getattr(args, "output", None)
-    if path:
-        from ..io.table import table_format
-
-        table_format(path)
-        check_output(path)
 
 
 def write_table(table: Any, args: argparse.Namespace, *, caption: str = "") -> None:

@@ -11,7 +11,6 @@ from ..errors import ScorestdError
 from ._common import (
     add_command,
     add_output_argument,
-    check_table_output,
     load_data,
     print_table,
     write_table,
@@ -46,7 +45,6 @@ def run(args: argparse.Namespace) -> int:
 
     if args.eps is not None and args.method not in DEFAULT_EPS:
         raise ScorestdError(f"--eps is used only by {', '.join(sorted(DEFAULT_EPS))}")
-    check_table_output(args)
     cube = load_data(args)
     scores = aggregate(cube, args.method, eps=args.eps, skipna=args.skipna, zeros=args.zeros)
     ranks = rank_systems(scores, ties=args.ties)

@@ -12,7 +12,6 @@ from ._common import (
     add_output_argument,
     add_resamples_argument,
     add_test_argument,
-    check_table_output,
     load_data,
     print_table,
     write_table,
@@ -52,7 +51,6 @@ def run(args: argparse.Namespace) -> int:
     from ..kernels.significance import FAMILY_TESTS
     from ..stats.significance import compare, fraction_significant
 
-    check_table_output(args)
     cube = load_data(args)
     family = args.test in FAMILY_TESTS  # adjusted by construction, over all pairs
     correction = None if args.correction == "none" or family else args.correction

@@ -10,7 +10,6 @@ from ._common import (
     add_resamples_argument,
     add_test_argument,
     check_figure_path,
-    check_table_output,
     load_data,
     print_table,
     split_list,
@@ -36,7 +35,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_table_output(args)
     from ..experiments.discrimination import discriminative_power
 
     check_figure_path(args.out)

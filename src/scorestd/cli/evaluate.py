@@ -9,8 +9,6 @@ from .._options import MissingRun
 from ._common import (
     add_command,
     add_output_argument,
-    check_output,
-    check_table_output,
     notice,
     print_table,
     split_list,
@@ -44,12 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io import evaluate, output_format, save
+    from ..io import evaluate, save
     from ..stats.descriptive import describe
 
-    output_format(args.out)  # an unknown suffix or folder stops here, before evaluating
-    check_output(args.out)
-    check_table_output(args)
     runs = args.runs[0] if len(args.runs) == 1 else args.runs
     cube = evaluate(args.qrels, runs, split_list(args.measures), missing=args.missing,
                     collection=args.collection, strict=args.strict)

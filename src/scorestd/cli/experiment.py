@@ -13,7 +13,6 @@ from ._common import (
     add_measure_and_format,
     add_output_argument,
     check_figure_path,
-    check_table_output,
     load_data,
     notice,
     print_table,
@@ -118,7 +117,6 @@ def _experiments():
 
 def run(args: argparse.Namespace) -> int:
     name, data, measure = EXPERIMENTS[args.name]
-    check_table_output(args)
     if not args.no_figure:  # a figure that cannot be written stops here, not after the run
         check_figure_path(args.out or f"experiment-{args.name}.png")
     if args.name == "error-rates":

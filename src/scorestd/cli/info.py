@@ -8,7 +8,6 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ._common import (
     add_command,
     add_output_argument,
-    check_table_output,
     load_data,
     print_table,
     write_table,
@@ -25,7 +24,6 @@ def run(args: argparse.Namespace) -> int:
     from ..score_cube import extra_dims_of
     from ..stats.descriptive import describe
 
-    check_table_output(args)
     cube = load_data(args, extra_dims=True)
     lines = {"data": args.data, **cube.attrs}
     outer = "".join(f"{cube.sizes[dim]} {dim}s × " for dim in extra_dims_of(cube))

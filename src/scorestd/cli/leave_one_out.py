@@ -7,7 +7,6 @@ import argparse
 from ._common import (
     add_command,
     add_output_argument,
-    check_table_output,
     load_data,
     print_table,
     split_list,
@@ -28,7 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_table_output(args)
     from ..experiments.leave_out import leave_one_out
     from ..io.groups import read_groups
 

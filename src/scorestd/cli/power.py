@@ -7,7 +7,6 @@ import argparse
 from ._common import (
     add_command,
     add_output_argument,
-    check_table_output,
     load_data,
     print_table,
     write_table,
@@ -36,7 +35,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..design.power import solve_power
 
-    check_table_output(args)
     variance = variance_from_args(args, args.test)
     alpha = None if args.alpha == "solve" else float(args.alpha)
     n_systems = args.n_systems

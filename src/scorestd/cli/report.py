@@ -12,7 +12,6 @@ from ._common import (
     add_data_argument,
     add_output_argument,
     check_output,
-    check_table_output,
     load_data,
     notice,
     print_table,
@@ -46,7 +45,6 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.no_plots:
         check_output(args.out, directory=True)
-    check_table_output(args)
     cube = load_data(args)
     report = standardization_report(cube, models=args.models, degenerate=args.degenerate)
     for measure, table in report.tables.items():

@@ -8,7 +8,6 @@ from ._common import (
     add_command,
     add_output_argument,
     check_figure_path,
-    check_table_output,
     load_data,
     print_table,
     split_list,
@@ -35,7 +34,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_table_output(args)
     from ..experiments.swap_rates import swap_rate
 
     check_figure_path(args.out)

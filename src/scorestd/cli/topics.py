@@ -7,7 +7,6 @@ import argparse
 from ._common import (
     add_command,
     add_output_argument,
-    check_table_output,
     print_table,
     split_list,
     write_table,
@@ -39,7 +38,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..design.topic_sets import topic_set_size
 
-    check_table_output(args)
     variance = variance_from_args(args, args.test)
     grid = {
         "alpha": split_list(args.alpha, float),

@@ -36,7 +36,8 @@ def tables() -> dict[str, scorestd.tables.Table]:
             min_diff=[0.05, 0.1], alpha=0.05, beta=0.2)),
         "error_rates": scorestd.table(scorestd.error_rates(
             ["adhoc8"], measures=["ap"], n_topics=[25, 50], deltas=[0.05],
-            tests=["paired_t", "wilcoxon"], trials=64, trials_type2=64, B=100, seed=1)),
+            tests=["paired_t", "wilcoxon"], trials=64, trials_type2=64, B=100,
+            copula="gaussian", seed=1)),
         "within_collection": scorestd.table(scorestd.within_collection(
             scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 10)),
             schemes=["raw", "N", "E"], trials=20, seed=7)),
