@@ -150,6 +150,8 @@ def test_error_rate_columns_say_their_parameters():
     res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25], deltas=[0.05],
                                trials=64, trials_type2=64, B=100, copula="gaussian", seed=1)
     table = scorestd.table(res, alpha=0.01)
+    columns = [str(c) for c in table.values.columns]
+    assert "power(δ=.05, α=.01, 2-tailed)" in columns and "type1(α=.01, 2-tailed)" in columns
     assert table.notes["power(δ=.05, α=.01, 2-tailed)"] == \
         "power for a true difference δ = 0.05 at α = 0.01, two-tailed"
     assert table.notes["type1(α=.01, 2-tailed)"] == "Type I error rate at α = 0.01, two-tailed"
