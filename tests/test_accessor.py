@@ -146,7 +146,9 @@ def test_every_cube_function_of_the_top_level_has_a_method():
             "blas_threads",
             # figures of Bayesian results (they take a fitted model, not scores)
             "plot_system_effects", "plot_pair_probabilities", "plot_posterior_differences",
-            "plot_posterior_ranks",
+            "plot_posterior_ranks", "plot_system_differences", "plot_predictive_checks",
+            # calibration of the samplers on data they simulate themselves
+            "simulation_based_calibration",
             # simulation: a fitted simulator or several collections come first
             "simulate", "simulation_diagnostics", "error_rates",
             # tables of results (they take a result, not scores)

@@ -37,7 +37,7 @@ METHODS: tuple[str, ...] = (
     "within_collection", "between_collection", "split_half", "smoothing_experiment",
     "discriminative_power", "swap_rate", "leave_one_out",
     # Bayesian analyses
-    "bayes_compare", "bayes_crossed", "bayes_standardize", "assurance",
+    "bayes_compare", "bayes_crossed", "bayes_standardize", "compare_likelihoods", "assurance",
     "assurance_topic_set_size",
     # simulation
     "fit_margins", "fit_simulator", "topic_set_validation", "estd_stability",
