@@ -173,7 +173,8 @@ def test_draws_are_equivariant_under_shift_and_scale(y, shift, scale, general):
     base = sample_crossed(y, resolve_priors(None, y), **options)
     moved_y = scale * y + shift
     moved = sample_crossed(moved_y, resolve_priors(None, moved_y), **options)
-    np.testing.assert_allclose(moved["alpha"], scale * base["alpha"], rtol=1e-6, atol=1e-9)
+    # absolute slack for effects near 0: rounding of the moved data carries through the chain
+    np.testing.assert_allclose(moved["alpha"], scale * base["alpha"], rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(moved["mu"], scale * base["mu"] + shift, rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(moved["var_residual"], scale**2 * base["var_residual"],
                                rtol=1e-6)
