@@ -231,9 +231,11 @@ def sign_test_all_pairs(
     """Sign tests of all pairs: binomial test of wins against losses.
 
     A topic whose absolute difference is below ``min_diff`` (or exactly 0) is a
-    tie and is dropped, following Urbano et al. (SIGIR 2019); the p-value is that
-    of ``scipy.stats.binomtest(wins, wins + losses, 0.5)``. With no wins or
-    losses at all the p-value is 1.
+    tie and is dropped; the p-value is that of
+    ``scipy.stats.binomtest(wins, wins + losses, 0.5)``. With no wins or losses at all
+    the p-value is 1. The error-rate study decides its sign tests as the published R
+    code does instead (a difference of exactly ``min_diff`` is a tie there):
+    :func:`scorestd.kernels.paired_decisions.paired_decisions`.
 
     Parameters
     ----------
