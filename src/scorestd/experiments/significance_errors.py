@@ -74,6 +74,7 @@ from ..simulation.transform import apply_transform, solve_mean_transform
 from ._common import collection_from
 from .checkpoint import Study
 from .engine import run_batches
+from .error_rate_comparison import compare_error_rates
 from .error_rate_pool import ErrorRatePool, MeasurePool, prepare_collection, resolve_pool
 from .result import ALPHAS, Experiment
 
@@ -364,6 +365,12 @@ class ErrorRates(Experiment):
                                  f"δ = {delta:g}, α = {alpha:g}, two-tailed")
         frame.attrs["columns"] = legend
         return frame
+
+    def compare(self, published: pd.DataFrame | str | os.PathLike,
+                trials: dict[str, int] | None = None) -> pd.DataFrame:
+        """Every published rate beside this study's, with standard errors and ``z``:
+        :func:`~scorestd.experiments.error_rate_comparison.compare_error_rates`."""
+        return compare_error_rates(self, published, trials)
 
     def plot(self, path: Any = None, *, kind: str = "type1", tails: int = 2,
              alpha: float = 0.05, delta: float = 0.05, **kwargs: Any):
