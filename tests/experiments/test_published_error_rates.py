@@ -60,7 +60,7 @@ def _within_tolerance(t: pd.DataFrame) -> None:
     # rate instead (two-sided p > 1e-4, as |z| < 4 is)
     rare = t["published"] * t["trials"] < 5
     for _, row in t[rare].iterrows():
-        k = int(round(row["rate"] * row["trials"]))
+        k = round(row["rate"] * row["trials"])
         p = stats.binomtest(k, int(row["trials"]), row["published"]).pvalue
         assert p > 1e-4, row.to_dict()
     t = t[~rare]
@@ -104,8 +104,8 @@ def test_ndcg20_power_is_below_the_published_because_of_the_margins(studies, tab
     power = table[(table["kind"] == "power") & (table["measure"] == "ndcg20")]
     assert power["z"].mean() < -1.5, power[["test", "tails", "alpha", "z"]]
     assert (power["difference"] > -0.12).all()
-    families = studies["ndcg20"].data.attrs["margins"]
-    assert "bkde: 1" in families  # bkde selected for well over 100 of the 193 runs
+    families = studies["ndcg20"].pool["ndcg20"].families
+    assert families["bkde"] > 0.8 * sum(families.values())
     n, _, t2 = CELLS["ndcg20"]
     cubes = studies["ndcg20"].pool.cubes  # the same collections, margins fitted anew
     pool = scorestd.experiments.ErrorRatePool(cubes)
