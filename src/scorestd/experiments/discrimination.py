@@ -65,7 +65,14 @@ class DiscriminativePower(Experiment):
         """
         frame = self.data["fraction"].to_dataframe()["fraction"].unstack("alpha")
         frame.columns = [f"alpha={a:g}" for a in frame.columns]
-        return by_measure_and_scheme(frame)
+        frame = by_measure_and_scheme(frame)
+        attrs = self.data.attrs
+        adjusted = ("p adjusted for the family of all pairs by the test"
+                    if attrs["test"] in FAMILY_TESTS else "no correction")
+        frame.attrs["columns"] = {
+            "alpha=α": f"fraction of the {self.data.sizes['pair']} system pairs whose "
+                       f"{attrs['test']} test (two-sided, {adjusted}) gives p < α"}
+        return frame
 
     def plot(self, path: Any = None, *, alpha: float | None = 0.05):
         """ASL curves: p-value against pair rank, one line per scheme, a panel per measure.
