@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import get_args
 
 from .._options import ErrorDistribution, Likelihood
 from ..dims import MEASURE
-from ..errors import ScorestdError
+from ..errors import ScorestdError, ScorestdWarning
 from ._common import add_command, check_figure_path, load_data, print_table
 
 COLUMNS = ["score", "score_ci_low", "score_ci_high", "effect", "prob_best", "mean_rank",
@@ -159,7 +160,10 @@ def _compare(cube, measure: str, options: dict, args: argparse.Namespace) -> Non
     print(f"measure: {measure}   likelihoods compared by PSIS-LOO (all scores)")
     print_table(res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "p_loo", "weight",
                            "pareto_k_max", "pareto_k_bad"]])
-    cont = compare_likelihoods(res.fits, cells="continuous")
+    with warnings.catch_warnings():  # its Pareto k are a subset of those just warned about
+        warnings.filterwarnings("ignore", message="compare_likelihoods: PSIS-LOO",
+                                category=ScorestdWarning)
+        cont = compare_likelihoods(res.fits, cells="continuous")
     print()
     print("on the scores strictly inside (0, 1) only (densities under every likelihood):")
     print_table(cont.table[["rank", "elpd_loo", "se", "elpd_diff", "dse"]])
