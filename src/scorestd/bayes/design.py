@@ -130,7 +130,7 @@ def _check_common(test: str, min_diff: Any, alpha: Any, n_systems: Any) -> tuple
             check_count("n_systems", n_systems, 2))
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)  # through design_variance
 def assurance(
     scores: Any = None,
     *,
@@ -203,7 +203,7 @@ def assurance(
     return out
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)  # through design_variance
 def assurance_topic_set_size(
     scores: Any = None,
     *,

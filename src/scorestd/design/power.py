@@ -68,7 +68,7 @@ _UNKNOWNS = ("min_diff", "n_topics", "alpha", "power")
 _STEPS = 8
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)  # through estimate_variance
 def design_variance(scores: Any, test: str = "paired_t", *,
                     schemes: Sequence[str] | None = None,
                     scheme_options: Mapping[str, Mapping[str, Any]] | None = None
@@ -204,7 +204,7 @@ def _t_power(power: float, nc: float, df: float, alpha: float, alternative: str)
     return float(upper + lower)
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)  # through design_variance
 def solve_power(
     scores: Any = None,
     *,

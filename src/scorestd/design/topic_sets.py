@@ -176,7 +176,7 @@ def ci_expected_width(n: float, sd: float, alpha: float) -> float:
     return _finite(2.0 * crit * c * sd / math.sqrt(n), "the expected width", n, alpha)
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)  # through design_variance
 def topic_set_size(
     scores: Any = None,
     *,

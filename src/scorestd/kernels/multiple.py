@@ -16,6 +16,7 @@ from .blas import limited_blas
 from .paired import resolve_pairs, topics_last_but_one
 from .rank_tests import PairTestResult
 from .resampling_tests import _check_b
+from .variance import residual_ss
 
 __all__ = [
     "adjust_pvalues",
@@ -118,10 +119,8 @@ def two_way_anova_mse(x, axis_topic: int = -2):
     """
     x = complete_topics(x, axis_topic)
     t, s = x.shape[-2:]
-    resid = (x - x.mean(axis=-1, keepdims=True) - x.mean(axis=-2, keepdims=True)
-             + x.mean(axis=(-2, -1), keepdims=True))
     df = (t - 1) * (s - 1)
-    return (resid**2).sum(axis=(-2, -1)) / df, df
+    return residual_ss(x)[0] / df, df
 
 
 def _simpson_weights(grid: np.ndarray) -> np.ndarray:
