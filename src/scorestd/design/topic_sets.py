@@ -83,7 +83,13 @@ from .._options import (
 )
 from ..errors import OptionError, ScorestdError, UnreachableTargetError
 from ..mapping import maps_extra_dims
-from .power import design_variance, f_critical, power_function, smallest_n
+from .power import (
+    check_design_target,
+    design_variance,
+    f_critical,
+    power_function,
+    smallest_n,
+)
 
 __all__ = [
     "DesignTest",
@@ -278,6 +284,8 @@ def topic_set_size(
             grid[name] = checkers[name](value)
         else:
             axes[name] = [checkers[name](v) for v in value]
+    for value in axes.get("min_diff", [grid["min_diff"]]):
+        check_design_target("min_diff", value, variance, test)
     if not isinstance(variance, xr.DataArray) and not axes:
         return _size_one(float(variance), test, method, max_topics, **grid)
     var = variance if isinstance(variance, xr.DataArray) else xr.DataArray(float(variance))
