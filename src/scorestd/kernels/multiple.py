@@ -28,8 +28,10 @@ __all__ = [
     "two_way_anova_mse",
 ]
 
-# Max cells of a block of permuted score matrices.
-_CHUNK_CELLS = 2**23
+# Max cells of a block of permuted score matrices: about 24 bytes a cell (the orders, their
+# permuted copy, the shuffled scores), 48 MiB a block. The p-values do not depend on it:
+# the permutations are drawn block after block from one stream.
+_CHUNK_CELLS = 2**21
 
 
 
