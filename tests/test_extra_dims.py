@@ -333,6 +333,9 @@ def test_long_tables_keep_extra_dims_and_the_type_of_their_labels(suffix, cube, 
     rng = np.random.default_rng(holes)
     cube = scorestd.validate(cube.where(rng.uniform(size=cube.shape) > 0.2), extra_dims=True)
     cube.attrs["collection"] = "sims"
+    # a simulated collection's truth per system, and a family label, go with it
+    cube = cube.assign_coords(true_mean=("system", rng.uniform(size=cube.sizes["system"])),
+                              family=("system", ["beta"] * cube.sizes["system"]))
     path = tmp_path_factory.mktemp("long") / f"sims.{suffix}"
     write, read = ((scorestd.write_long_csv, scorestd.read_long_csv) if suffix == "csv"
                    else (scorestd.write_parquet, scorestd.read_parquet))

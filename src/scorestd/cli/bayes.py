@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import get_args
 
 from .._options import ErrorDistribution, Likelihood
 from ..dims import MEASURE
-from ..errors import ScorestdError
+from ..errors import ScorestdError, ScorestdWarning
 from ._common import (
     add_command,
     add_output_argument,
@@ -188,7 +189,10 @@ def _compare(cube, measure: str, options: dict, args: argparse.Namespace, keep) 
                      "pareto_k_max", "pareto_k_bad"]]
     print_table(loo)
     keep("loo", measure, loo, "Likelihoods compared by PSIS-LOO (all scores).")
-    cont = compare_likelihoods(res.fits, cells="continuous")
+    with warnings.catch_warnings():  # its Pareto k are a subset of those just warned about
+        warnings.filterwarnings("ignore", message="compare_likelihoods: PSIS-LOO",
+                                category=ScorestdWarning)
+        cont = compare_likelihoods(res.fits, cells="continuous")
     print()
     print("on the scores strictly inside (0, 1) only (densities under every likelihood):")
     inside = cont.table[["rank", "elpd_loo", "se", "elpd_diff", "dse"]]

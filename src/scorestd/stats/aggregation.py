@@ -135,7 +135,8 @@ def aggregate(
     attrs.update(aggregation=method, skipna=int(skipna))
     if method in DEFAULT_EPS:
         attrs["eps"] = DEFAULT_EPS[method] if eps is None else float(eps)
-    attrs["description"] = _describe(method, attrs.get("eps"), dim, skipna)
+    attrs["description"] = _describe(method, attrs.get("eps"), dim, skipna,
+                                     cube.attrs.get("standardization"))
     result = result.assign_attrs(attrs).rename(method)
     return match_input_dims(result, scores)
 
@@ -256,9 +257,11 @@ _METHOD_WORDS = {
 }
 
 
-def _describe(method: str, eps: float | None, dim: str, skipna: bool) -> str:
+def _describe(method: str, eps: float | None, dim: str, skipna: bool,
+              standardization: str | None = None) -> str:
     """An aggregate in words, for ``attrs["description"]``."""
     missing = ("missing scores left out" if skipna
                else f"NaN for a {SYSTEM if dim == TOPIC else 'cell'} with a missing score")
     with_eps = f", ε = {eps:g}" if eps is not None else ""
-    return f"{_METHOD_WORDS[method]}{with_eps}, over {dim}s ({missing})"
+    of = f" of the scores standardized by {standardization}" if standardization else ""
+    return f"{_METHOD_WORDS[method]}{with_eps}{of}, over {dim}s ({missing})"
