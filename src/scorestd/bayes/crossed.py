@@ -644,6 +644,7 @@ def bayes_crossed(
         "likelihood": likelihood,
         "system_score": SYSTEM_SCORE[likelihood],
         "measure": measure_name,
+        "collection": str(one.attrs.get("collection", "")),
         "errors": errors, "nu": nu_value if nu_value is not None else "none",
         "heteroscedastic": int(bool(heteroscedastic)),
         "prior_system": resolved.system.describe(), "prior_topic": resolved.topic.describe(),
