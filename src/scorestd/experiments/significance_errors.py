@@ -53,6 +53,7 @@ from scipy import special, stats
 from .._options import (
     SimulationCopula,
     check_count,
+    check_fits_memory,
     check_level_in,
     check_option,
     check_probability,
@@ -74,6 +75,7 @@ from ..simulation.transform import apply_transform, solve_mean_transform
 from ._common import collection_from
 from .checkpoint import Study
 from .engine import run_batches
+from .error_rate_comparison import compare_error_rates
 from .error_rate_pool import ErrorRatePool, MeasurePool, prepare_collection, resolve_pool
 from .result import ALPHAS, Experiment
 
@@ -380,6 +382,12 @@ class ErrorRates(Experiment):
         frame.attrs["columns"] = legend
         return frame
 
+    def compare(self, published: pd.DataFrame | str | os.PathLike,
+                trials: dict[str, int] | None = None) -> pd.DataFrame:
+        """Every published rate beside this study's, with standard errors and ``z``:
+        :func:`~scorestd.experiments.error_rate_comparison.compare_error_rates`."""
+        return compare_error_rates(self, published, trials)
+
     def plot(self, path: Any = None, *, kind: str = "type1", tails: int = 2,
              alpha: float = 0.05, delta: float = 0.05, **kwargs: Any):
         """The paper's figures, one panel per measure and topic set size.
@@ -579,14 +587,19 @@ def error_rates(
     trials_type2 = check_count("trials_type2", trials_type2)
     B = check_count("B", B)
     sizes = check_sequence("n_topics", n_topics, lambda n, v: check_count(n, v, 3))
-    if batch_size is None:
-        per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes))
-        batch_size = max(1, memory_budget(memory) // per_block)
-    else:
-        batch_size = check_count("batch_size", batch_size)
     alphas_arr = np.asarray(check_sequence("alphas", alphas, check_probability))
     deltas_arr = (None if deltas is None
                   else np.asarray(check_sequence("deltas", deltas, check_probability)))
+    # a block's resamples, scores and decisions at every α: refused before any work when
+    # one block is over the budget (batch_size= sets how many blocks, not their size)
+    per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes)
+                     + 4 * _random.BLOCK * len(tests) * len(alphas_arr))
+    check_fits_memory(per_block, memory, f"the working arrays of one block of "
+                      f"{_random.BLOCK} trials (B = {B}, {max(sizes)} topics)")
+    if batch_size is None:
+        batch_size = max(1, memory_budget(memory) // per_block)
+    else:
+        batch_size = check_count("batch_size", batch_size)
     cubes = _collections(collections)
     if measures is None:
         measures = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))
