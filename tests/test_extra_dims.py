@@ -74,10 +74,21 @@ MAPPED_CALLS = {
     "assurance_topic_set_size": [
         lambda c: scorestd.assurance_topic_set_size(c, min_diff=0.1, beta=0.5)],
     "standardization_factors": [lambda c: scorestd.standardization_factors(c)],
+    "fit_reference": [lambda c: scorestd.fit_reference(c, "normal").params,
+                      lambda c: scorestd.fit_reference(c, "empirical").params,
+                      lambda c: scorestd.standardize(c, reference=scorestd.fit_reference(
+                          c.isel(system=slice(0, 4)), "beta"))],
+    "goodness_of_fit": [lambda c: scorestd.goodness_of_fit(c, ["normal", "beta", "kde"]).data,
+                        lambda c: scorestd.goodness_of_fit(c, ["normal", "uniform"],
+                                                           distance="cvm").summary()],
+    # one block of rows per slice
+    "table": [lambda c: scorestd.table(c).values, lambda c: scorestd.table(c).high,
+              lambda c: scorestd.table(scorestd.compare(c, correction="holm"), scores=c).marks,
+              lambda c: scorestd.table(scorestd.compare(c, baseline="s1"), scores=c).values],
 }
 
 #: Writers of every format that keeps extra dims (checked below).
-WRITERS = {"save", "to_dataframe", "write_netcdf"}
+WRITERS = {"save", "to_dataframe", "write_netcdf", "write_long_csv", "write_parquet"}
 
 #: Functions of one collection that refuse a cube with extra dims (select a slice first).
 REFUSED = {
@@ -88,9 +99,7 @@ REFUSED = {
     "between_collection": lambda c: scorestd.between_collection(c),
     "discriminative_power": lambda c: scorestd.discriminative_power(c),
     "fit_margins": lambda c: scorestd.fit_margins(c, measure="ap"),
-    "fit_reference": lambda c: scorestd.fit_reference(c),
     "fit_simulator": lambda c: scorestd.fit_simulator(c, measure="ap"),
-    "goodness_of_fit": lambda c: scorestd.goodness_of_fit(c),
     "leave_one_out": lambda c: scorestd.leave_one_out(c),
     "plot_mapping": lambda c: scorestd.plot_mapping(c),
     "plot_standardization": lambda c: scorestd.plot_standardization(c),
@@ -99,13 +108,10 @@ REFUSED = {
     "split_half": lambda c: scorestd.split_half(c),
     "standardization_report": lambda c: scorestd.standardization_report(c),
     "swap_rate": lambda c: scorestd.swap_rate(c),
-    "table": lambda c: scorestd.table(c),  # one table per collection
     "topic_split": lambda c: scorestd.topic_split(c),
     "within_collection": lambda c: scorestd.within_collection(c),
+    # a topic × system matrix holds one collection; long CSV, Parquet, netCDF keep extra dims
     "write_matrix_csv": lambda c: scorestd.write_matrix_csv(c, "never-written.csv"),
-    # one collection per long table; netCDF keeps the extra dims
-    "write_long_csv": lambda c: scorestd.write_long_csv(c, "never-written.csv"),
-    "write_parquet": lambda c: scorestd.write_parquet(c, "never-written.parquet"),
     # studies of several collections: each collection must be one cube of its own
     "error_rates": lambda c: scorestd.error_rates({"mine": c}, measures=["ap"], seed=1),
     "estd_stability": lambda c: scorestd.estd_stability(c, measure="ap", seed=1),
@@ -316,3 +322,40 @@ def test_to_dataframe_leads_with_the_extra_dims(cube):
             rows = rows[rows[dim] == label]
         want = scorestd.to_dataframe(cube.sel(selector, drop=True))
         pd.testing.assert_frame_equal(rows.drop(columns=extra).reset_index(drop=True), want)
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+@settings(max_examples=10, deadline=None)
+@given(cube=cubes_with_extra_dims(), holes=st.integers(0, 2**32 - 1))
+def test_long_tables_keep_extra_dims_and_the_type_of_their_labels(suffix, cube, holes,
+                                                                  tmp_path_factory):
+    pytest.importorskip("pyarrow") if suffix == "parquet" else None
+    rng = np.random.default_rng(holes)
+    cube = scorestd.validate(cube.where(rng.uniform(size=cube.shape) > 0.2), extra_dims=True)
+    cube.attrs["collection"] = "sims"
+    # a simulated collection's truth per system, and a family label, go with it
+    cube = cube.assign_coords(true_mean=("system", rng.uniform(size=cube.sizes["system"])),
+                              family=("system", ["beta"] * cube.sizes["system"]))
+    path = tmp_path_factory.mktemp("long") / f"sims.{suffix}"
+    write, read = ((scorestd.write_long_csv, scorestd.read_long_csv) if suffix == "csv"
+                   else (scorestd.write_parquet, scorestd.read_parquet))
+    back = read(write(cube, path))
+    xr.testing.assert_identical(back, cube)
+    for selector in slice_labels(cube):  # each slice reads back as the slice written alone
+        alone = read(write(cube.sel(selector, drop=True), path))
+        xr.testing.assert_identical(back.sel(selector, drop=True), alone)
+
+
+def test_a_long_csv_of_ours_names_its_extra_dims_and_a_user_file_can(tmp_path):
+    cube = _cube_with_extra_dims(np.full((2, 3, 2, 2), 0.5), {"fold": ["x", "y"]})
+    path = scorestd.write_long_csv(cube, tmp_path / "folds.csv")
+    lines = path.read_text().splitlines()
+    assert '"scorestd:extra_dims": {"fold": "str"}' in lines[0]
+    assert lines[1] == "fold,system,topic,measure,value"
+    plain = tmp_path / "plain.csv"
+    plain.write_text("\n".join(lines[1:]) + "\n")  # no attrs line: name the dim
+    assert scorestd.read_long_csv(plain).sizes == {"topic": 3, "system": 2, "measure": 2}
+    xr.testing.assert_equal(scorestd.read_long_csv(plain, extra_dims=["fold"]),
+                            scorestd.validate(cube, extra_dims=True))
+    with pytest.raises(ScoreDataError, match="no column 'trial' of the extra dim"):
+        scorestd.read_long_csv(plain, extra_dims=["trial"])

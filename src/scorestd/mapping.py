@@ -34,8 +34,8 @@ import xarray as xr
 from .dims import MEASURE, SYSTEM, TOPIC
 from .score_cube import extra_dims_of
 
-__all__ = ["MAPPED", "fold_topics", "map_slices", "maps_extra_dims", "slice_labels",
-           "unfold_topics"]
+__all__ = ["MAPPED", "check_shared_extra_dims", "fold_topics", "map_slices", "maps_extra_dims", "slice_labels",
+           "unfold_topics", "unfold_topic_dataset"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -106,6 +106,29 @@ def _common_extra_dims(given: dict[str, xr.DataArray], function: str) -> tuple[H
         raise ValueError(f"{function}: the cubes have different extra dims ({listed}); "
                          "they must share them to be mapped together")
     return next(iter(shapes), ())
+
+
+def check_shared_extra_dims(cubes: dict[str, xr.DataArray], function: str
+                            ) -> tuple[Hashable, ...]:
+    """The extra dims the cubes share (with the same labels), for a function mapping over
+    them in one call; a cube without extra dims goes whole to every slice.
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> a = xr.DataArray(np.zeros((2, 1, 1)), dims=("trial", "topic", "system"))
+    >>> check_shared_extra_dims({"x": a, "y": a.isel(trial=0)}, "demo")
+    ('trial',)
+    """
+    extra = _common_extra_dims(cubes, function)
+    for dim in extra:
+        indexes = [(name, cube.indexes[dim]) for name, cube in cubes.items()
+                   if dim in cube.indexes]
+        for name, index in indexes[1:]:
+            if not index.equals(indexes[0][1]):
+                raise ValueError(f"{function}: {name}: its labels on {dim!r} differ from "
+                                 f"{indexes[0][0]}'s")
+    return extra
 
 
 def map_slices(call: Callable[[dict[str, xr.DataArray]], Any],
@@ -237,3 +260,35 @@ def unfold_topics(folded: xr.DataArray, like: xr.DataArray) -> xr.DataArray:
     out.attrs = dict(folded.attrs)
     out.name = folded.name
     return out
+
+
+def unfold_topic_dataset(folded: xr.Dataset, like: xr.DataArray) -> xr.Dataset:
+    """A Dataset over the topics of :func:`fold_topics` ``(like)`` (per-topic parameters,
+    factors), with its ``topic`` dim split back into the extra dims of ``like`` and its
+    topics, which lead.
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> da = xr.DataArray(np.arange(4.0).reshape(2, 2, 1, 1),
+    ...                   dims=("trial", "topic", "system", "measure"),
+    ...                   coords={"topic": ["q", "r"], "system": ["a"], "measure": ["ap"]})
+    >>> per_topic = fold_topics(da).mean("system").to_dataset(name="mean")
+    >>> unfold_topic_dataset(per_topic, da)["mean"].dims
+    ('trial', 'topic', 'measure')
+    """
+    extra = extra_dims_of(like)
+    sizes = {dim: like.sizes[dim] for dim in extra}
+    out = {}
+    for name, var in folded.data_vars.items():
+        if TOPIC not in var.dims:
+            out[name] = var
+            continue
+        rest = [dim for dim in var.dims if dim != TOPIC]
+        values = np.asarray(var.transpose(TOPIC, *rest).data)
+        values = values.reshape(*sizes.values(), like.sizes[TOPIC], *values.shape[1:])
+        out[name] = ((*extra, TOPIC, *rest), values)
+    coords = {dim: like.coords[dim].variable for dim in (*extra, TOPIC) if dim in like.coords}
+    coords.update({name: coord.variable for name, coord in folded.coords.items()
+                   if TOPIC not in coord.dims})
+    return xr.Dataset(out, coords=coords, attrs=dict(folded.attrs))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 
@@ -75,3 +76,36 @@ def test_copy_examples_makes_a_folder_the_readers_read(tmp_path, capsys):
     assert copied.drop_attrs().equals(original.drop_attrs())
     assert main(["datasets", "--copy-examples", str(target)]) == 1  # not over a full folder
     assert "exists and is not empty" in capsys.readouterr().err
+
+
+CTRL_C_DURING_WRITE = """
+import signal, sys
+import scorestd.io.tidy as tidy
+from scorestd.cli import main
+real = tidy.write_long_csv
+
+def interrupted(cube, path, **kw):
+    signal.raise_signal(signal.SIGINT)  # Ctrl-C while the CSV is being written
+    return real(cube, path, **kw)
+
+tidy.write_long_csv = interrupted
+import scorestd.io.formats as formats
+formats.write_long_csv = interrupted
+sys.exit(main(["convert", "adhoc8", sys.argv[1]]))
+"""
+
+
+def test_ctrl_c_exits_130_with_a_message_and_leaves_the_old_file(tmp_path):
+    target = tmp_path / "scores.csv"
+    target.write_text("old contents\n")
+    child = subprocess.run(
+        [sys.executable, "-c", CTRL_C_DURING_WRITE, str(target)],
+        capture_output=True, text=True, timeout=120,
+        # a child of a non-interactive shell may inherit an ignored SIGINT: restore Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.returncode == 130, child.stderr
+    assert "scorestd convert: interrupted" in child.stderr
+    assert "Traceback" not in child.stderr
+    assert target.read_text() == "old contents\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["scores.csv"]

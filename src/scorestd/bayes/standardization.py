@@ -19,6 +19,7 @@ from .._options import (
     CIKind,
     Degenerate,
     check_count,
+    check_fits_memory,
     check_option,
     memory_budget,
 )
@@ -99,7 +100,9 @@ def bayes_standardize(
     memory : int or str, optional
         Memory budget in bytes (``"2GB"``; default :func:`scorestd._options.memory_budget`):
         with ``output="draws"`` the draws (twice 8 bytes × draws × topics × systems ×
-        measures while the result is built) must fit, checked before any work.
+        measures while the result is built) must fit, checked before any work; with
+        either output the draws of one topic and measure (drawn a block of topics at a
+        time) must fit.
 
     Returns
     -------
@@ -156,6 +159,9 @@ def bayes_standardize(
     record = str(seed_record(root))  # before spawning advances the root
     rngs = [np.random.default_rng(s) for s in root.spawn(x.shape[0])]
     per_row = 8 * draws * (r.shape[1] + 2 * x.shape[1])
+    check_fits_memory(per_row, memory, f"the {draws} draws of one topic and measure "
+                      f"({r.shape[1]} reference systems, {x.shape[1]} systems)",
+                      instead="ask for fewer draws")
     rows = max(1, BLOCK_BYTES // per_row)
     keep_draws = output == "draws"
     stats = {k: np.full(x.shape, np.nan) for k in ("mean", "sd", "ci_low", "ci_high")}

@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 1 bad data, 2 bad usage)."""
+    """Run the command line; returns the exit code (0 ok, 1 bad data, 2 bad usage, 130 interrupted)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     from . import _common
@@ -77,6 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_outputs(args)  # before any reading or computing
             with quiet(args.quiet or args.no_progress):
                 return int(args.func(args) or 0)
+        except KeyboardInterrupt:
+            # Writers replace files atomically, so an interrupt leaves each output whole or untouched.
+            message = "interrupted; every output file is either complete or left as it was"
+            if getattr(args, "results_dir", None):
+                message += f"; run the same command again to resume from {args.results_dir}"
+            print(f"scorestd {args.command}: {message}", file=sys.stderr)
+            return 130
         except BrokenPipeError:  # pragma: no cover - output piped into `head`
             sys.stderr.close()
             return 0

@@ -181,6 +181,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
         kwargs.update(trials=FULL_SIZE["trials"], trials_type2=FULL_SIZE["trials_type2"],
                       B=args.resamples or FULL_SIZE["B"],
                       results_dir=args.results_dir or FULL_SIZE["results_dir"])
+        args.results_dir = kwargs["results_dir"]  # named by the message after a Ctrl-C
     if args.n_topics:
         kwargs["n_topics"] = split_list(args.n_topics, int)
     if args.tests:

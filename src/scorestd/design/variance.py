@@ -29,43 +29,37 @@ import xarray as xr
 from .._options import VarianceKind, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, ScorestdError, warn
-from ..kernels.multiple import two_way_anova_mse
-from ..kernels.variance import paired_difference_ss, within_system_ss
-from ..mapping import maps_extra_dims
+from ..kernels.variance import paired_difference_ss, residual_ss, within_system_ss
+from ..mapping import fold_topics, maps_extra_dims, unfold_topics
 from ..models.schemes import check_schemes, scheme_model
-from ..score_cube import validate
+from ..score_cube import extra_dims_of, validate
 
 __all__ = ["anova_residual", "estimate_variance"]
 
 
-def _two_way_residual_ss(x: np.ndarray) -> tuple[np.ndarray, int]:
-    mse, df = two_way_anova_mse(x)
-    return mse * df, df
-
-
 _KERNELS = {
-    "residual": _two_way_residual_ss,
     "paired_difference": paired_difference_ss,
     "within_system": within_system_ss,
 }
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)
 def anova_residual(scores: Any) -> xr.Dataset:
     """Two-way ANOVA without replication (topic × system) per measure.
 
     Parameters
     ----------
     scores : xarray.DataArray
-        A cube or 2-D ``(topic, system)`` array. Topics with a missing score on any
-        system are left out (the design must be complete), with a
-        :class:`~scorestd.ScorestdWarning` saying how many.
+        A cube or 2-D ``(topic, system)`` array; extra dims (``trial`` …) are kept, each
+        slice analysed on its own. Topics with a missing score on any system are left out
+        (the design must be complete), with a :class:`~scorestd.ScorestdWarning` saying
+        how many.
 
     Returns
     -------
     xarray.Dataset
-        Over ``measure``: ``ss`` (S_E), ``df`` (φ_E = (T−1)(S−1)), ``variance``
-        (V_E = S_E / φ_E) and ``n_topics`` (the complete topics used).
+        Over ``measure`` (after any extra dims): ``ss`` (S_E), ``df`` (φ_E = (T−1)(S−1)),
+        ``variance`` (V_E = S_E / φ_E) and ``n_topics`` (the complete topics used).
 
     Raises
     ------
@@ -79,24 +73,13 @@ def anova_residual(scores: Any) -> xr.Dataset:
     >>> float(res["ss"]), int(res["df"]), float(res["variance"])
     (1.0, 2, 0.5)
     """
-    c = validate(scores)
-    rows = [_residual_one(c.sel({MEASURE: m}), str(m), "residual", _where(c))
-            for m in c[MEASURE].values]
-    ss, df, n = (np.array([r[i] for r in rows]) for i in range(3))
-    coords = {MEASURE: c[MEASURE].values}
-    return xr.Dataset(
-        {
-            "ss": (MEASURE, ss),
-            "df": (MEASURE, df),
-            "variance": (MEASURE, ss / df),
-            "n_topics": (MEASURE, n),
-        },
-        coords=coords,
-        attrs={"model": "score ~ C(topic) + C(system)"},
-    )
+    res = _sums_of_squares(validate(scores, extra_dims=True), "residual")
+    res["variance"] = res["ss"] / res["df"]
+    return res[["ss", "df", "variance", "n_topics"]].assign_attrs(
+        model="score ~ C(topic) + C(system)")
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)
 def estimate_variance(
     scores: Any,
     *,
@@ -110,7 +93,9 @@ def estimate_variance(
     ----------
     scores : cube, sequence of cubes, or mapping of scheme label to cube(s)
         One collection; several collections (the estimate is pooled,
-        ``Σ SS / Σ df``, per measure over the collections that have it); or a mapping
+        ``Σ SS / Σ df``, per measure over the collections that have it); extra dims
+        (``trial`` …) are kept, one estimate per slice (collections with the same extra
+        dims are pooled slice by slice); or a mapping
         ``{scheme: cube or cubes}`` of already-standardized scores, which gives the
         result a ``scheme`` dim in the mapping's order.
     kind : {"residual", "paired_difference", "within_system"}
@@ -164,15 +149,18 @@ def estimate_variance(
                       for s in check_schemes(schemes, scheme_options)}
     parts = [_pooled(cols, kind) for cols in per_scheme.values()]
     out = xr.concat(parts, dim="scheme", join="outer", coords="different", compat="equals")
-    return out.assign_coords(scheme=list(per_scheme)).assign_attrs(parts[0].attrs)
+    extra = [d for d in out.dims if d not in ("scheme", MEASURE)]  # the extra dims lead
+    return out.transpose(*extra, ...).assign_coords(scheme=list(per_scheme)).assign_attrs(
+        parts[0].attrs)
 
 
 def _collections(scores: Any, *, raw: bool = True) -> list[xr.DataArray]:
     if isinstance(scores, xr.DataArray) or not isinstance(scores, Sequence):
-        return [validate(scores, check_range=raw)]
+        return [validate(scores, check_range=raw, extra_dims=True)]
     if not scores:
         raise ScoreDataError("no collections given")
-    return [validate(s, what=f"collection {i}", check_range=raw) for i, s in enumerate(scores)]
+    return [validate(s, what=f"collection {i}", check_range=raw, extra_dims=True)
+            for i, s in enumerate(scores)]
 
 
 def _squeeze_single_2d(result: xr.DataArray, original: Any) -> xr.DataArray:
@@ -185,28 +173,25 @@ def _standardized(c: xr.DataArray, scheme: str,
                   options: Mapping[str, Mapping[str, Any]] | None) -> xr.DataArray:
     model = scheme_model(scheme, options)
     # standardized values, not scores of the measure: no range to check
-    return c if model is None else validate(model.standardize(c), check_range=False)
+    if model is None:
+        return c
+    if not extra_dims_of(c):
+        return validate(model.standardize(c), check_range=False)
+    # every topic of every slice is standardized on its own: one call on the folded rows
+    return unfold_topics(model.standardize(fold_topics(c)), c)
 
 
 def _pooled(collections: list[xr.DataArray], kind: str) -> xr.DataArray:
-    totals: dict[str, list[float]] = {}
-    for c in collections:
-        where = _where(c)
-        for m in c[MEASURE].values:
-            ss, df, _ = _residual_one(c.sel({MEASURE: m}), str(m), kind, where)
-            acc = totals.setdefault(str(m), [0.0, 0])
-            acc[0] += ss
-            acc[1] += df
-    measures = list(totals)
-    ss = np.array([totals[m][0] for m in measures])
-    df = np.array([totals[m][1] for m in measures], dtype=np.int64)
-    return xr.DataArray(
-        ss / df,
-        dims=MEASURE,
-        coords={MEASURE: measures, "df": (MEASURE, df)},
-        name="variance",
-        attrs={"kind": kind, "pooled": "sum of squares / degrees of freedom"},
-    )
+    parts = [_sums_of_squares(c, kind) for c in collections]
+    measures = list(dict.fromkeys(str(m) for part in parts for m in part[MEASURE].values))
+    if len(parts) == 1:
+        total = parts[0]
+    else:  # a measure missing from a collection adds nothing to its sums
+        total = xr.concat([part.reindex({MEASURE: measures}, fill_value=0) for part in parts],
+                          dim="_collection", join="outer", fill_value=0).sum("_collection")
+    df = total["df"].astype(np.int64)
+    return (total["ss"] / df).assign_coords(df=df).rename("variance").assign_attrs(
+        kind=kind, pooled="sum of squares / degrees of freedom")
 
 
 def _where(c: xr.DataArray) -> str:
@@ -214,24 +199,52 @@ def _where(c: xr.DataArray) -> str:
     return f"collection {name!r}" if name else "the scores"
 
 
-def _residual_one(x2d: xr.DataArray, measure: str, kind: str, where: str) -> tuple[float, int, int]:
-    x = x2d.transpose(TOPIC, SYSTEM).values
-    if x.shape[1] < 2:
-        raise ScoreDataError(f"{where}, measure {measure!r}: a variance estimate needs at least "
-                             f"two systems, got {x.shape[1]}")
+def _sums_of_squares(c: xr.DataArray, kind: str) -> xr.Dataset:
+    """``ss``, ``df`` and ``n_topics`` of estimate ``kind`` over the extra dims and
+    measures of ``c``, by one kernel call on the whole cube."""
+    extra = extra_dims_of(c)
+    x = c.transpose(*extra, MEASURE, TOPIC, SYSTEM)
+    where = _where(c)
+    measures = [str(m) for m in c[MEASURE].values]
+    if c.sizes[SYSTEM] < 2:
+        raise ScoreDataError(f"{where}, measure {measures[0]!r}: a variance estimate needs at "
+                             f"least two systems, got {c.sizes[SYSTEM]}")
+    values = np.asarray(x.values, dtype=np.float64)
     if kind == "residual":
-        complete = ~np.isnan(x).any(axis=1)
-        if not complete.all():
-            warn(
-                f"{where}, measure {measure!r}: {int((~complete).sum())} topic(s) with missing "
-                "scores left out of the two-way ANOVA")
-            x = x[complete]
-    n_topics = int((~np.isnan(x)).any(axis=1).sum())
-    if n_topics < 2:
-        raise ScoreDataError(f"{where}, measure {measure!r}: a variance estimate needs at least "
-                             f"two topics with scores, got {n_topics}")
-    ss, df = _KERNELS[kind](x)
-    if int(df) < 1:
-        raise ScoreDataError(f"{where}, measure {measure!r}: no degrees of freedom left for "
-                             f"the {kind} variance")
-    return float(ss), int(df), n_topics
+        ss, df, n_topics = residual_ss(values)
+        dropped = np.isnan(values).any(axis=-1).sum(axis=-1)
+        for k, m in enumerate(measures):
+            counts = dropped[..., k]
+            if counts.any():
+                warn(f"{where}, measure {m!r}: {_count_over_slices(counts, x)} with missing "
+                     "scores left out of the two-way ANOVA")
+    else:
+        ss, df = _KERNELS[kind](values)
+        n_topics = (~np.isnan(values)).any(axis=-1).sum(axis=-1)
+    for bad, text in ((n_topics < 2, "a variance estimate needs at least two topics with "
+                                     "scores, got {n}"),
+                      (df < 1, f"no degrees of freedom left for the {kind} variance")):
+        if bad.any():
+            first = np.argwhere(bad)[0]
+            at = _slice_name(x, first[:-1])
+            raise ScoreDataError(f"{where}{at}, measure {measures[first[-1]]!r}: "
+                                 + text.format(n=int(n_topics[tuple(first)])))
+    dims = (*extra, MEASURE)
+    coords = {d: x.coords[d] for d in dims if d in x.coords}
+    return xr.Dataset({"ss": (dims, ss), "df": (dims, df.astype(np.int64)),
+                       "n_topics": (dims, n_topics.astype(np.int64))}, coords=coords)
+
+
+def _slice_name(x: xr.DataArray, position: np.ndarray) -> str:
+    """``", trial 3"``: the slice at ``position`` of the extra dims ("" without them)."""
+    extra = extra_dims_of(x)
+    return "".join(f", {dim} {x[dim].values[k] if dim in x.coords else k}"
+                   for dim, k in zip(extra, position, strict=True))
+
+
+def _count_over_slices(counts: np.ndarray, x: xr.DataArray) -> str:
+    if counts.ndim == 0:
+        return f"{int(counts)} topic(s)"
+    first = np.argwhere(counts > 0)[0]
+    return (f"{int(counts.sum())} topic(s) in {int((counts > 0).sum())} of {counts.size} "
+            f"slices (first{_slice_name(x, first)})")

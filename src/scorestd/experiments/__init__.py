@@ -10,7 +10,7 @@ on a ``dask.distributed`` cluster) and returns an :class:`Experiment` whose ``da
 - :func:`split_half`: Ravana & Moffat (2009).
 - :func:`smoothing_experiment`: Ravana, Park & Moffat (2009).
 - :func:`error_rates`: Type I, II and III errors by simulation, Urbano, Lima & Hanjalic
-  (SIGIR 2019); :func:`topic_set_validation`, :func:`estd_stability`: simulation studies.
+  (SIGIR 2019), :func:`compare_error_rates` beside published rates; :func:`topic_set_validation`, :func:`estd_stability`: simulation studies.
 - :func:`discriminative_power`, :func:`swap_rate`, :func:`leave_one_out`: Sakai's
   evaluation suite.
 
@@ -22,6 +22,7 @@ import warnings
 from . import engine
 from .between import BetweenCollection, between_collection
 from .discrimination import DiscriminativePower, discriminative_power
+from .error_rate_comparison import agreement_counts, compare_error_rates
 from .error_rate_pool import ErrorRatePool
 from .leave_out import LeaveOneOut, leave_one_out
 from .prior_smoothing import SmoothingExperiment, smoothing_experiment
@@ -51,7 +52,9 @@ __all__ = [
     "SwapRate",
     "TopicSetValidation",
     "WithinCollection",
+    "agreement_counts",
     "between_collection",
+    "compare_error_rates",
     "discriminative_power",
     "engine",
     "error_rates",

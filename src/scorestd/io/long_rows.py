@@ -9,6 +9,8 @@ however many rows the file has.
 
 A (topic, system, measure) given twice must have the same value both times (a file of
 concatenated runs may repeat a row); different values are an error naming both rows.
+Rows may also carry extra dims (the ``trial`` of simulated collections, a ``fold``):
+their labels lead the cell's address and the cube's dims, and keep their type.
 """
 
 from __future__ import annotations
@@ -45,9 +47,12 @@ class LongRows:
     Parameters
     ----------
     columns : mapping of role to column name
-        Names of the topic, system and measure columns, for messages.
+        Names of the topic, system and measure columns (and of the ``extra`` dims), for
+        messages.
     fail : callable
         ``fail(row, message)`` returns the error for data row ``row``.
+    extra : sequence of str
+        Extra dims (their roles are their names), which lead the cube's dims.
 
     Examples
     --------
@@ -59,11 +64,13 @@ class LongRows:
     [0.5, nan]
     """
 
-    def __init__(self, columns: Mapping[str, Any], fail: Fail):
+    def __init__(self, columns: Mapping[str, Any], fail: Fail, extra: Sequence[str] = ()):
         self.columns = dict(columns)
         self.fail = fail
-        self.codes_of: dict[str, dict[str, int]] = {role: {} for role in ROLES}
-        self._codes: dict[str, list[np.ndarray]] = {role: [] for role in ROLES}
+        self.extra = tuple(extra)
+        self.roles = (*self.extra, *ROLES)
+        self.codes_of: dict[str, dict[Any, int]] = {role: {} for role in self.roles}
+        self._codes: dict[str, list[np.ndarray]] = {role: [] for role in self.roles}
         self._values: list[np.ndarray] = []
         self.n = 0
 
@@ -71,16 +78,19 @@ class LongRows:
             values: Sequence | np.ndarray | pd.Series, decimal: str = ".") -> None:
         """Add a block of rows: a label sequence per role and the values (text or numbers).
 
-        Labels are ``str()`` of what is given; a missing (``None``, ``NaN``) or blank
-        label is an error. Values are read by :func:`parse_values`.
+        Labels are ``str()`` of what is given (extra dims' labels are kept as they are);
+        a missing (``None``, ``NaN``) or blank label is an error. Values are read by
+        :func:`parse_values`.
         """
         start = self.n
         block_fail = _shifted(self.fail, start)
         parsed = parse_values(values, block_fail, decimal)
-        for role in ROLES:
+        for role in self.roles:
             local, uniques = pd.factorize(np.asarray(labels[role], dtype=object))
-            text = [str(u) for u in uniques]
-            blank = np.array([not t.strip() for t in text] + [True])  # code -1: missing
+            kept = role in self.extra
+            text = [u.item() if kept and isinstance(u, np.generic) else u if kept else str(u)
+                    for u in uniques]
+            blank = np.array([not str(t).strip() for t in text] + [True])  # -1: missing
             wrong = blank[local]
             if wrong.any():
                 raise block_fail(int(np.argmax(wrong)),
@@ -103,18 +113,18 @@ class LongRows:
         """
         if self.n == 0:
             raise ScoreDataError("no rows of scores")
-        codes = {role: np.concatenate(self._codes.pop(role)) for role in ROLES}
+        codes = {role: np.concatenate(self._codes.pop(role)) for role in self.roles}
         values = np.concatenate(self._values)
         self._values = []
-        shape = tuple(len(self.codes_of[role]) for role in ROLES)
+        shape = tuple(len(self.codes_of[role]) for role in self.roles)
         owner_type = np.int32 if self.n < 2**31 else np.int64
         owner = np.full(math.prod(shape), -1, dtype=owner_type)
         out = np.full(math.prod(shape), np.nan)
         blocks = [slice(a, min(a + BLOCK_ROWS, self.n)) for a in range(0, self.n, BLOCK_ROWS)]
 
         def cells(rows: slice) -> np.ndarray:
-            return ((codes[TOPIC][rows].astype(np.int64) * shape[1] + codes[SYSTEM][rows])
-                    * shape[2] + codes[MEASURE][rows])
+            return np.ravel_multi_index(tuple(codes[role][rows] for role in self.roles),
+                                        shape)
 
         for rows in blocks:
             flat = cells(rows)
@@ -133,17 +143,29 @@ class LongRows:
                 k = int(np.argmax(differ))
                 first, second = sorted((rows.start + int(again[k]), int(holder[again[k]])))
                 label = {role: list(self.codes_of[role])[int(codes[role][second])]
-                         for role in ROLES}
+                         for role in self.roles}
                 raise self.fail(
                     second,
-                    f"system {label[SYSTEM]!r}, topic {label[TOPIC]!r}, measure "
+                    "".join(f"{dim} {label[dim]!r}, " for dim in self.extra)
+                    + f"system {label[SYSTEM]!r}, topic {label[TOPIC]!r}, measure "
                     f"{label[MEASURE]!r} is {float(values[second])!r} here but "
                     f"{float(values[first])!r} on {where(first)}")
         del owner, values  # the codes go with this frame
+        if self.extra:
+            cube = xr.DataArray(out.reshape(shape), dims=self.roles, attrs=attrs,
+                                coords={role: _labels(list(self.codes_of[role]))
+                                        for role in self.roles})
+            return validate(cube, copy=False, strict=strict, extra_dims=True)
         cube = labelled(out.reshape(shape), topics=list(self.codes_of[TOPIC]),
                         systems=list(self.codes_of[SYSTEM]),
                         measures=list(self.codes_of[MEASURE]), attrs=attrs)
         return validate(cube, copy=False, strict=strict)
+
+
+def _labels(values: list) -> np.ndarray:
+    """Labels as an array of their own type (ints stay ints), objects only when mixed."""
+    array = np.asarray(values)
+    return array if array.dtype.kind in "iufbU" else np.asarray(values, dtype=object)
 
 
 def parse_values(values: Sequence | np.ndarray | pd.Series, fail: Fail,

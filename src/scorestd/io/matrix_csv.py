@@ -13,7 +13,7 @@ from .._options import DecimalMark, Delimiter, check_flag
 from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..measures import measure_info
-from ..score_cube import labelled, validate
+from ..score_cube import labelled, refuse_extra_dims, validate
 from ._common import count_lines, existing_file, file_dialect, open_text, parse_score, text_lines
 from .atomic import atomic_output
 from .dialect import csv_error
@@ -195,6 +195,8 @@ def write_matrix_csv(
     """
     out = check_output_path(path, "csv")
     topic_column = check_flag("topic_column", topic_column)
+    refuse_extra_dims(scores, "write_matrix_csv (a matrix holds one collection; long CSV, "
+                              "Parquet and netCDF keep extra dims)")
     c = validate(scores, check_range=False)  # a writer writes what it is given
     if measure is None:
         if c.sizes[MEASURE] != 1:

@@ -10,6 +10,7 @@ import csv
 import itertools
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,8 @@ from .._options import check_flag
 from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..frames import COLUMN_ALIASES, id_like, role_of
-from ..score_cube import refuse_extra_dims, validate
+from ..mapping import slice_labels
+from ..score_cube import extra_dims_of, validate
 from ._common import existing_file, file_dialect, open_text, undecodable_line
 from .atomic import atomic_output
 from .dialect import csv_error
@@ -36,6 +38,15 @@ WRITE_BLOCK = 1 << 18
 #: First line of a long CSV written by scorestd: the cube's attrs as JSON.
 ATTRS_PREFIX = "# scorestd-attrs: "
 
+#: Key of the attrs written with a long table that names its extra dims' columns and the
+#: type of their labels (``"int64"``, ``"float64"``, ``"bool"``, ``"str"``, or
+#: ``"position"`` for a dim without labels); not an attr of the cube read back.
+EXTRA_DIMS_KEY = "scorestd:extra_dims"
+
+#: Key of the attrs written with a long table that holds the cube's coordinates besides its
+#: labels (a simulated collection's ``true_mean`` per system …): their dims and values.
+COORDS_KEY = "scorestd:coords"
+
 
 def from_dataframe(
     frame: pd.DataFrame | pd.Series,
@@ -48,6 +59,7 @@ def from_dataframe(
     measure_name: str | None = None,
     attrs: dict | None = None,
     strict: bool = False,
+    extra_dims: Sequence[str] = (),
 ) -> xr.DataArray:
     """Build a cube from a DataFrame of per-topic scores, read by its labels.
 
@@ -78,6 +90,10 @@ def from_dataframe(
         Provenance for the cube (``collection`` …).
     strict : bool
         Raise instead of warning on scores outside their measure's range.
+    extra_dims : sequence of str
+        Columns holding extra dims (the ``trial``, ``fold`` … columns that
+        :func:`to_dataframe` writes for a cube with extra dims): they become the
+        cube's leading dims, their labels keeping their type.
 
     Returns
     -------
@@ -121,7 +137,9 @@ def from_dataframe(
         raise ScoreDataError(f"cannot use the index as columns: {exc}") from None
     df.columns = [c if isinstance(c, str) else str(c) for c in df.columns]
     lower = {str(c).lower(): c for c in df.columns}
-    for role, col in ((SYSTEM, system), (TOPIC, topic), (MEASURE, measure), ("value", value)):
+    extra = [str(d) for d in ([extra_dims] if isinstance(extra_dims, str) else extra_dims)]
+    for role, col in ((SYSTEM, system), (TOPIC, topic), (MEASURE, measure), ("value", value),
+                      *(("extra dim", d) for d in extra)):
         if col is not None and col not in df.columns:
             raise ScoreDataError(f"no {role} column {col!r}; columns are {list(df.columns)}")
     sys_col = system or _find(lower, SYSTEM)
@@ -131,7 +149,7 @@ def from_dataframe(
     wide = mea_col is None and val_col is None
     if wide and columns_role in (SYSTEM, TOPIC):
         # the columns' axis name says what the columns other than the labels are
-        label_cols = [c for c in (sys_col, top_col) if c is not None]
+        label_cols = [*extra, *(c for c in (sys_col, top_col) if c is not None)]
         spread = [c for c in df.columns if c not in label_cols]
         if not spread:
             raise ScoreDataError(f"no score columns besides {label_cols}")
@@ -161,7 +179,7 @@ def from_dataframe(
         df = df.assign(**{"__system__": run_name})
         sys_col = "__system__"
     if mea_col is None:
-        label_cols = {sys_col, top_col}
+        label_cols = {sys_col, top_col, *extra}
         value_cols = [val_col] if val_col is not None else [c for c in df.columns if c not in label_cols]
         if not value_cols:
             raise ScoreDataError(f"no value column; columns are {list(frame.columns)}")
@@ -169,7 +187,7 @@ def from_dataframe(
         if len(value_cols) == 1:
             df = df.assign(**{"__measure__": measure_name or str(value_cols[0])})
         else:
-            df = df.melt(id_vars=[sys_col, top_col], value_vars=value_cols,
+            df = df.melt(id_vars=[*extra, sys_col, top_col], value_vars=value_cols,
                          var_name="__measure__", value_name="__value__")
             val_col = "__value__"
         mea_col = "__measure__"
@@ -178,12 +196,13 @@ def from_dataframe(
         raise ScoreDataError(
             f"no value column (tried {COLUMN_ALIASES['value']}); columns are {list(df.columns)}"
         )
-    rows = LongRows({SYSTEM: sys_col, TOPIC: top_col, MEASURE: mea_col},
-                    lambda row, message: ScoreDataError(f"row {row}: {message}"))
+    rows = LongRows({**{d: d for d in extra}, SYSTEM: sys_col, TOPIC: top_col,
+                     MEASURE: mea_col},
+                    lambda row, message: ScoreDataError(f"row {row}: {message}"), extra=extra)
     for start in range(0, len(df), BLOCK_ROWS):
         block = df.iloc[start:start + BLOCK_ROWS]
-        rows.add({SYSTEM: block[sys_col], TOPIC: block[top_col], MEASURE: block[mea_col]},
-                 block[val_col])
+        rows.add({**{d: block[d] for d in extra}, SYSTEM: block[sys_col],
+                  TOPIC: block[top_col], MEASURE: block[mea_col]}, block[val_col])
     return rows.cube({**frame.attrs, **(attrs or {})}, where=lambda row: f"row {row}",
                      strict=strict)
 
@@ -234,7 +253,10 @@ def write_long_csv(scores: xr.DataArray, path: str | os.PathLike, *,
     """Write a cube as a long CSV (system, topic, measure, value), attrs on line 1.
 
     The first line is ``# scorestd-attrs: {json}`` so that :func:`read_long_csv`
-    restores the provenance; values keep full precision (the shortest text that reads
+    restores the provenance. Extra dims (``trial`` …) are written as the first columns,
+    slice by slice (as :func:`to_dataframe`), and named with the type of their labels
+    on line 1, as are the cube's other coordinates (a simulated collection's
+    ``true_mean`` …), so that the file reads back into the same cube; values keep full precision (the shortest text that reads
     back as the same float); missing scores are empty. Rows are written in blocks of
     :data:`WRITE_BLOCK`, so memory stays bounded whatever the size of the cube. The
     file is written whole or not at all (:func:`scorestd.io.atomic.atomic_output`).
@@ -248,33 +270,39 @@ def write_long_csv(scores: xr.DataArray, path: str | os.PathLike, *,
     >>> read_long_csv(p).identical(c)
     True
     """
-    refuse_extra_dims(scores, "write_long_csv (netCDF, .nc, keeps extra dims)")
     out = check_output_path(path, "csv")
-    c = validate(scores, copy=False, check_range=False)  # a writer writes what it is given
+    c = validate(scores, copy=False, check_range=False, extra_dims=True)  # written as given
+    extra = list(extra_dims_of(c))
     quote = _quoter(delimiter)
     topics = [quote(t) for t in c[TOPIC].values.tolist()]
     measures = [quote(m) for m in c[MEASURE].values.tolist()]
     # the (topic, measure) part of every row of one system, in row order
     suffixes = [f"{delimiter}{t}{delimiter}{m}{delimiter}" for t in topics for m in measures]
     per_system = len(suffixes)
-    values = c.transpose(SYSTEM, TOPIC, MEASURE).values.reshape(c.sizes[SYSTEM], per_system)
+    systems = c[SYSTEM].values.tolist()
+    block = max(1, WRITE_BLOCK // max(per_system, 1))
     with atomic_output(out) as tmp, tmp.open("w", newline="", encoding="utf-8") as fh:
-        fh.write(ATTRS_PREFIX + json.dumps(_jsonable(c.attrs), ensure_ascii=False) + "\n")
-        fh.write(delimiter.join((SYSTEM, TOPIC, MEASURE, "value")) + "\n")
-        block = max(1, WRITE_BLOCK // max(per_system, 1))
-        for start in range(0, c.sizes[SYSTEM], block):
-            rows = values[start:start + block]
-            texts = rows.astype(str).tolist()  # shortest round-trip text, as repr()
-            lines = []
-            for system, row, text in zip(c[SYSTEM].values[start:start + block].tolist(),
-                                         rows, texts, strict=True):
-                head = quote(system)
-                missing = np.isnan(row)
-                if missing.any():
-                    text = ["" if m else t for m, t in zip(missing.tolist(), text, strict=True)]
-                lines.append("\n".join(map("".join, zip([head] * per_system, suffixes, text,
-                                                         strict=True))))
-            fh.write("\n".join(lines) + "\n")
+        fh.write(ATTRS_PREFIX + json.dumps(_header_attrs(c), ensure_ascii=False) + "\n")
+        fh.write(delimiter.join(map(quote, (*extra, SYSTEM, TOPIC, MEASURE, "value"))) + "\n")
+        for where in slice_labels(c):  # one collection after another, as to_dataframe
+            lead = "".join(quote(label) + delimiter for label in where.values())
+            one = c.sel(where) if where else c
+            values = one.transpose(SYSTEM, TOPIC, MEASURE).values.reshape(len(systems),
+                                                                          per_system)
+            for start in range(0, len(systems), block):
+                rows = values[start:start + block]
+                texts = rows.astype(str).tolist()  # shortest round-trip text, as repr()
+                lines = []
+                for system, row, text in zip(systems[start:start + block], rows, texts,
+                                             strict=True):
+                    head = lead + quote(system)
+                    missing = np.isnan(row)
+                    if missing.any():
+                        text = ["" if m else t
+                                for m, t in zip(missing.tolist(), text, strict=True)]
+                    lines.append("\n".join(map("".join, zip([head] * per_system, suffixes,
+                                                             text, strict=True))))
+                fh.write("\n".join(lines) + "\n")
     return out
 
 
@@ -288,10 +316,13 @@ def read_long_csv(
     delimiter: str | None = None,
     decimal: str | None = None,
     strict: bool = False,
+    extra_dims: Sequence[str] = (),
 ) -> xr.DataArray:
     """Read a long CSV (one row per system, topic, measure) into a cube.
 
-    Column names are found as in :func:`from_dataframe`. Labels are read as text
+    Column names are found as in :func:`from_dataframe`. Extra dims are the columns
+    that line 1 of a file written by :func:`write_long_csv` names (their labels get
+    back their type), or those given as ``extra_dims`` (labels read as text). Labels are read as text
     (``"NA"`` stays a label), values with full precision; empty values and
     ``NA``/``NaN`` are missing. The field separator and decimal mark are sniffed unless
     given. Errors name the file and line.
@@ -319,6 +350,9 @@ def read_long_csv(
             if not isinstance(attrs, dict):
                 raise ScoreDataError("attrs line is not a JSON object", path=p, line=1)
             first = ""
+        kinds = {str(d): str(k) for d, k in dict(attrs.pop(EXTRA_DIMS_KEY, {})).items()}
+        extra = list(dict.fromkeys([*kinds, *([extra_dims] if isinstance(extra_dims, str)
+                                              else map(str, extra_dims))]))
         reader = csv.reader(itertools.chain([first] if first else [], fh),
                             delimiter=dialect.delimiter)
 
@@ -346,8 +380,13 @@ def read_long_csv(
             if col is None or col not in header:
                 raise ScoreDataError(f"no {role} column (tried {COLUMN_ALIASES[role]}); "
                                      f"header is {header}", path=p, line=1 + header_lines)
+        for dim in extra:
+            if dim not in header:
+                raise ScoreDataError(f"no column {dim!r} of the extra dim {dim!r}; header is "
+                                     f"{header}", path=p, line=1 + header_lines)
+        cols = {**{dim: dim for dim in extra}, **cols}
         where = {role: header.index(col) for role, col in cols.items()}
-        rows = LongRows(cols, fail)
+        rows = LongRows(cols, fail, extra=extra)
         while block := [r for r in _next_rows(reader, BLOCK_ROWS, p, header_lines) if r]:
             if set(map(len, block)) != {len(header)}:
                 k = next(k for k, r in enumerate(block) if len(r) != len(header))
@@ -357,7 +396,9 @@ def read_long_csv(
                      [r[where["value"]] for r in block], dialect.decimal)
     if rows.n == 0:
         raise ScoreDataError("no rows after the header", path=p)
-    return rows.cube(attrs, where=lambda row: f"line {line_of(row)}", strict=strict)
+    coords = attrs.pop(COORDS_KEY, {})
+    cube = rows.cube(attrs, where=lambda row: f"line {line_of(row)}", strict=strict)
+    return _with_coords(_typed_extra_labels(cube, kinds) if kinds else cube, coords)
 
 
 def _next_rows(reader, n: int, path: Path, header_lines: int) -> list[list[str]]:
@@ -395,7 +436,9 @@ def _line_of_row(path: Path, delimiter: str, header_lines: int, row: int) -> int
 def write_parquet(scores: xr.DataArray, path: str | os.PathLike) -> Path:
     """Write a cube as a long Parquet table (system, topic, measure, value; attrs kept).
 
-    Needs ``pyarrow`` (``pip install pyarrow``); pandas writes the file.
+    Needs ``pyarrow`` (``pip install pyarrow``); pandas writes the file. Extra dims
+    (``trial`` …) are the first columns, as in :func:`to_dataframe`, and are named in the
+    stored attrs so that :func:`read_parquet` restores them.
 
     Examples
     --------
@@ -407,11 +450,10 @@ def write_parquet(scores: xr.DataArray, path: str | os.PathLike) -> Path:
     True
     """
     _require_pyarrow()
-    refuse_extra_dims(scores, "write_parquet (netCDF, .nc, keeps extra dims)")
     out = check_output_path(path, "parquet")
-    c = validate(scores, copy=False, check_range=False)
+    c = validate(scores, copy=False, check_range=False, extra_dims=True)
     frame = to_dataframe(c)
-    frame.attrs = {"scorestd": json.dumps(_jsonable(c.attrs), ensure_ascii=False)}
+    frame.attrs = {"scorestd": json.dumps(_header_attrs(c), ensure_ascii=False)}
     with atomic_output(out) as tmp:
         frame.to_parquet(tmp, engine="pyarrow", index=False)
     return out
@@ -439,9 +481,13 @@ def read_parquet(path: str | os.PathLike, *, strict: bool = False) -> xr.DataArr
                              path=p) from None
     stored = frame.attrs.get("scorestd")
     attrs = json.loads(stored) if stored else {"source": str(p), "source_format": "parquet"}
+    kinds = dict(attrs.pop(EXTRA_DIMS_KEY, {}))
+    coords = attrs.pop(COORDS_KEY, {})
     frame.attrs = {}
     try:
-        return from_dataframe(frame, attrs=attrs, strict=strict)
+        cube = from_dataframe(frame, attrs=attrs, strict=strict, extra_dims=list(kinds))
+        unlabelled = [dim for dim, kind in kinds.items() if kind == "position"]
+        return _with_coords(cube.drop_vars(unlabelled) if unlabelled else cube, coords)
     except ScoreDataError as exc:
         raise ScoreDataError(exc.message, path=p) from None
 
@@ -472,6 +518,46 @@ def _find(lower_columns: dict[str, object], role: str) -> str | None:
         if alias in lower_columns:
             return lower_columns[alias]  # type: ignore[return-value]
     return None
+
+
+def _header_attrs(c: xr.DataArray) -> dict:
+    """The cube's attrs, with its extra dims and the type of their labels if it has some."""
+    attrs = _jsonable(c.attrs)
+    kinds = {"i": "int64", "u": "int64", "f": "float64", "b": "bool"}
+    extra = {str(dim): (kinds.get(c[dim].dtype.kind, "str") if dim in c.coords else "position")
+             for dim in extra_dims_of(c)}
+    if extra:
+        attrs[EXTRA_DIMS_KEY] = extra
+    coords = {str(name): {"dims": [str(d) for d in coord.dims],
+                          "values": _jsonable({"v": coord.values})["v"]}
+              for name, coord in c.coords.items()
+              if name not in c.dims and coord.dtype.kind in "iufbU"}
+    if coords:
+        attrs[COORDS_KEY] = coords
+    return attrs
+
+
+def _with_coords(cube: xr.DataArray, coords: dict) -> xr.DataArray:
+    """The coordinates :func:`_header_attrs` recorded, back on the cube read (its labels
+    come in the order they were written)."""
+    for name, coord in coords.items():
+        cube = cube.assign_coords({name: (tuple(coord["dims"]), np.asarray(coord["values"]))})
+    return cube
+
+
+def _typed_extra_labels(cube: xr.DataArray, kinds: dict[str, str]) -> xr.DataArray:
+    """Extra dims' labels read as text, back in the type :func:`_header_attrs` recorded."""
+    for dim, kind in kinds.items():
+        text = np.asarray([str(v) for v in cube[dim].values])
+        if kind == "position":
+            cube = cube.drop_vars(dim)
+        elif kind == "bool":
+            cube = cube.assign_coords({dim: text == "True"})
+        elif kind in ("int64", "float64"):
+            cube = cube.assign_coords({dim: text.astype(kind)})
+        else:
+            cube = cube.assign_coords({dim: text})
+    return cube
 
 
 def _jsonable(attrs: dict) -> dict:

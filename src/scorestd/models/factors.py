@@ -23,15 +23,15 @@ from ..dims import MEASURE, TOPIC
 from ..errors import ScoreDataError
 from ..io.atomic import atomic_output
 from ..io.paths import check_output_path
-from ..mapping import maps_extra_dims
-from ..score_cube import validate
+from ..mapping import fold_topics, maps_extra_dims, unfold_topic_dataset
+from ..score_cube import extra_dims_of, validate
 from ._base import FittedModel
 from .normal import Normal
 
 __all__ = ["read_factors", "standardization_factors", "write_factors"]
 
 
-@maps_extra_dims()
+@maps_extra_dims(vectorized=True)
 def standardization_factors(
     scores: Any, *, degenerate: Degenerate = "unstandardized"
 ) -> xr.Dataset:
@@ -40,7 +40,8 @@ def standardization_factors(
     Parameters
     ----------
     scores : xarray.DataArray
-        Scores of the standardization systems (``NaN`` skipped).
+        Scores of the standardization systems (``NaN`` skipped); extra dims (``trial``
+        …) are kept, each slice's topics fitted on their own.
     degenerate : {"unstandardized", "nan", "raise"}
         A topic whose systems all score the same gets μ=0, σ=1 (the published
         reference code's convention), ``NaN``, or an error; see
@@ -59,6 +60,11 @@ def standardization_factors(
     >>> float(f["mean"].sel(topic="t01", measure="ap")) == float(ap.sel(topic="t01").mean())
     True
     """
+    if isinstance(scores, xr.DataArray) and extra_dims_of(scores):
+        cube = validate(scores, copy=False, extra_dims=True)
+        # every topic of every slice is fitted on its own: one fit over the folded rows
+        folded = Normal().fit(fold_topics(cube), degenerate=degenerate).params
+        return unfold_topic_dataset(folded, cube)
     return Normal().fit(scores, degenerate=degenerate).params
 
 

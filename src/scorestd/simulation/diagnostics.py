@@ -87,7 +87,22 @@ class SimulationDiagnostics:
             rows[stat] = {"observed": o[ok].mean(), "simulated": s[ok].mean(),
                           "mean_abs_diff": np.abs(o - s)[ok].mean(),
                           "correlation": np.corrcoef(o[ok], s[ok])[0, 1]}
-        return pd.DataFrame(rows).T.rename_axis("statistic")
+        table = pd.DataFrame(rows).T.rename_axis("statistic")
+        table.attrs["columns"] = {
+            "observed": "the statistic on the observed collection, averaged over systems "
+                        "(over system pairs for kendall_tau and pearson_r)",
+            "simulated": "the same on the simulated collections (all topics, mean over "
+                         "trials), averaged alike",
+            "mean_abs_diff": "mean over systems (pairs) of |observed − simulated|",
+            "correlation": "Pearson correlation across systems (pairs) of observed and "
+                           "simulated",
+            "mean, var": "rows: each system's mean and variance of its scores over topics",
+            "true_mean": "row: the simulated margins' means (after the mean transform)",
+            "fitted_mean": "row: the fitted margins' means (before the mean transform)",
+            "kendall_tau, pearson_r": "rows: Kendall τ_b and Pearson r between two systems' "
+                                      "scores over topics, per pair",
+        }
+        return table
 
     def plot(self, path: Any = None, **kwargs: Any):
         """Simulated against observed: means, variances, pairwise τ and r (4 panels)."""

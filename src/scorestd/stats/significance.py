@@ -29,7 +29,7 @@ from .._options import (
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, warn
 from ..kernels import significance as ks
-from ..mapping import maps_extra_dims
+from ..mapping import check_shared_extra_dims, maps_extra_dims
 from ..score_cube import match_input_dims, validate
 from ._pairs import (
     DESCRIBE_FIELDS,
@@ -206,7 +206,7 @@ def _describe_variables(res: xr.Dataset, test: str) -> None:
             res[name].attrs["description"] = text
 
 
-@maps_extra_dims("scores1", "scores2")
+@maps_extra_dims("scores1", "scores2", vectorized=True)
 def compare_unpaired(
     scores1,
     scores2,
@@ -255,7 +255,9 @@ def compare_unpaired(
     check_option(alternative, Alternative, "alternative")
     check_probability("conf_level", conf_level)
     equal_var = check_flag("equal_var", equal_var)
-    c1, c2 = validate(scores1, what="scores1"), validate(scores2, what="scores2")
+    c1 = validate(scores1, what="scores1", extra_dims=True)
+    c2 = validate(scores2, what="scores2", extra_dims=True)
+    check_shared_extra_dims({"scores1": c1, "scores2": c2}, "compare_unpaired")
     for dim in (SYSTEM, MEASURE):
         missing = sorted(set(map(str, c1[dim].values)) ^ set(map(str, c2[dim].values)))
         if missing:
@@ -270,6 +272,8 @@ def compare_unpaired(
         cols = system_pairs(systems, baseline)[1][:1]
 
     def kernel(x1, x2):
+        batch = np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])  # a cube without extra dims
+        x1, x2 = (np.broadcast_to(x, batch + x.shape[-2:]) for x in (x1, x2))
         t, p, df = ks.unpaired_t_all_pairs(x1, x2, equal_var, alternative=alternative,
                                            return_df=True)
         described = ks.describe_unpaired(x1, x2, equal_var, conf_level=conf_level)
