@@ -199,3 +199,13 @@ def test_randomised_tukey_blocks_do_not_change_the_p_values(monkeypatch):
     monkeypatch.setattr(multiple, "_CHUNK_CELLS", 2**12)  # many small blocks
     assert np.array_equal(multiple.randomised_tukey_hsd_all_pairs(x, B=3000, seed=4).pvalue,
                           whole)
+
+
+def test_diagnostics_of_lazy_collections_are_computed_chunk_by_chunk(simulator):
+    lazy = scorestd.simulate(simulator, trials=30_000, seed=1, dask=True, memory="8MB")
+    peak, diag = _peak(lambda: scorestd.simulation_diagnostics(simulator, lazy))
+    assert peak < 48 * 2**20 < lazy.nbytes  # 96 MB of scores, never all in memory
+    first = scorestd.simulate(simulator, trials=50, seed=1)  # the same first trials
+    eager = scorestd.simulation_diagnostics(simulator, first).data
+    np.testing.assert_array_equal(diag.data["simulated_tau"], eager["simulated_tau"])
+    assert diag.data.attrs["trials"] == 30_000
