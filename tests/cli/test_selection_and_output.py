@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+import xarray as xr
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
@@ -160,3 +161,20 @@ def test_bayes_output_writes_each_printed_table(tmp_path, capsys):
                  str(closed)]) == 0
     pairs = pd.read_csv(closed)
     assert len(pairs) == 3 and {"prob_greater", "ci_low"} <= set(pairs.columns)
+
+
+def test_a_selected_slice_is_named_in_the_table_caption(tmp_path):
+    base = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 4))
+    sims = xr.concat([base, base ** 1.5], dim=pd.Index([4, 9], name="trial"))
+    scorestd.save(sims, tmp_path / "sims.nc")
+    out = tmp_path / "t9.csv"
+    md = tmp_path / "t9.md"
+    for path in (out, md):
+        assert main(["compare", str(tmp_path / "sims.nc"), "--select", "trial=9", "-q",
+                     "--output", str(path)]) == 0
+    assert "over 50 topics (trial 9);" in md.read_text().splitlines()[0]
+    one = sims.sel(trial=9, drop=True)
+    want = scorestd.table(scorestd.compare(one, correction="holm"), scores=one)
+    got = pd.read_csv(out, index_col="system")
+    np.testing.assert_allclose(got["ap"], want.values["ap"])
+    assert got["ap_marks"].fillna("").tolist() == want.marks["ap"].tolist()

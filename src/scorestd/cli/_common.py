@@ -111,7 +111,8 @@ def selected(cube: xr.DataArray, selections: list[tuple[str, str]], *, name: str
             shown = ", ".join(labels[:5]) + (" …" if len(labels) > 5 else "")
             raise ScorestdError(f"--select {dim}={label}: {name} has no {dim} {label!r} "
                                 f"({dim}s: {shown})")
-        cube = cube.isel({dim: labels.index(label)}, drop=True)
+        where = ", ".join(filter(None, [cube.attrs.get("slice"), f"{dim} {label}"]))
+        cube = cube.isel({dim: labels.index(label)}, drop=True).assign_attrs(slice=where)
     extra = extra_dims_of(cube)
     if extra and not extra_dims:
         listed = ", ".join(f"{dim} ({cube.sizes[dim]})" for dim in extra)
