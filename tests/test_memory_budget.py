@@ -72,6 +72,13 @@ def test_resampling_tests_peak_does_not_grow_with_B(small, test):
     assert np.isfinite(res.p_value.values).all()
 
 
+def test_discriminative_power_peak_does_not_grow_with_B(small):
+    B = 200_000
+    peak, res = _peak(lambda: scorestd.discriminative_power(
+        small.isel(system=slice(0, 4)), test="bootstrap", B=B, seed=1, schemes=["raw"]))
+    assert peak < 48 * 2**20 < B * small.sizes["topic"] * 8 * 3
+
+
 def test_resamples_drawn_in_blocks_are_those_drawn_at_once():
     for kind, whole in (("flips", rt.sign_flips(37, 1001, seed=3)),
                         ("counts", rt.bootstrap_counts(37, 1001, seed=3))):
