@@ -74,7 +74,7 @@ def test_resampling_tests_peak_does_not_grow_with_B(small, test):
 
 def test_discriminative_power_peak_does_not_grow_with_B(small):
     B = 200_000
-    peak, res = _peak(lambda: scorestd.discriminative_power(
+    peak, _ = _peak(lambda: scorestd.discriminative_power(
         small.isel(system=slice(0, 4)), test="bootstrap", B=B, seed=1, schemes=["raw"]))
     assert peak < 48 * 2**20 < B * small.sizes["topic"] * 8 * 3
 
