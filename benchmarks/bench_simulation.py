@@ -54,9 +54,9 @@ def baseline(cubes, n: int, B: int, n_topics: int = 50) -> None:
     from scorestd.simulation import _random
 
     pool = _pool(cubes, "ap")
-    design = er._type1_design(pool)
+    design = er._type1_design(pool, False)
     root = _random.root_sequence(1)
-    base, exp = er._draw_pairs(design, _random.block_generator(root, 0), n, n_topics, None)
+    base, exp = er._draw_pairs(design, [_random.block_generator(root, 0)], n, n_topics, None)
     alphas = np.asarray(er.ALPHAS)
     crit = {1: stats.t.ppf(1 - alphas, n_topics - 1), 2: stats.t.ppf(1 - alphas / 2,
                                                                       n_topics - 1)}

@@ -74,6 +74,17 @@ MAPPED_CALLS = {
     "assurance_topic_set_size": [
         lambda c: scorestd.assurance_topic_set_size(c, min_diff=0.1, beta=0.5)],
     "standardization_factors": [lambda c: scorestd.standardization_factors(c)],
+    "fit_reference": [lambda c: scorestd.fit_reference(c, "normal").params,
+                      lambda c: scorestd.fit_reference(c, "empirical").params,
+                      lambda c: scorestd.standardize(c, reference=scorestd.fit_reference(
+                          c.isel(system=slice(0, 4)), "beta"))],
+    "goodness_of_fit": [lambda c: scorestd.goodness_of_fit(c, ["normal", "beta", "kde"]).data,
+                        lambda c: scorestd.goodness_of_fit(c, ["normal", "uniform"],
+                                                           distance="cvm").summary()],
+    # one block of rows per slice
+    "table": [lambda c: scorestd.table(c).values, lambda c: scorestd.table(c).high,
+              lambda c: scorestd.table(scorestd.compare(c, correction="holm"), scores=c).marks,
+              lambda c: scorestd.table(scorestd.compare(c, baseline="s1"), scores=c).values],
 }
 
 #: Writers of every format that keeps extra dims (checked below).
@@ -88,9 +99,7 @@ REFUSED = {
     "between_collection": lambda c: scorestd.between_collection(c),
     "discriminative_power": lambda c: scorestd.discriminative_power(c),
     "fit_margins": lambda c: scorestd.fit_margins(c, measure="ap"),
-    "fit_reference": lambda c: scorestd.fit_reference(c),
     "fit_simulator": lambda c: scorestd.fit_simulator(c, measure="ap"),
-    "goodness_of_fit": lambda c: scorestd.goodness_of_fit(c),
     "leave_one_out": lambda c: scorestd.leave_one_out(c),
     "plot_mapping": lambda c: scorestd.plot_mapping(c),
     "plot_standardization": lambda c: scorestd.plot_standardization(c),
@@ -99,7 +108,6 @@ REFUSED = {
     "split_half": lambda c: scorestd.split_half(c),
     "standardization_report": lambda c: scorestd.standardization_report(c),
     "swap_rate": lambda c: scorestd.swap_rate(c),
-    "table": lambda c: scorestd.table(c),  # one table per collection
     "topic_split": lambda c: scorestd.topic_split(c),
     "within_collection": lambda c: scorestd.within_collection(c),
     # a topic × system matrix holds one collection; long CSV, Parquet, netCDF keep extra dims
@@ -325,6 +333,9 @@ def test_long_tables_keep_extra_dims_and_the_type_of_their_labels(suffix, cube, 
     rng = np.random.default_rng(holes)
     cube = scorestd.validate(cube.where(rng.uniform(size=cube.shape) > 0.2), extra_dims=True)
     cube.attrs["collection"] = "sims"
+    # a simulated collection's truth per system, and a family label, go with it
+    cube = cube.assign_coords(true_mean=("system", rng.uniform(size=cube.sizes["system"])),
+                              family=("system", ["beta"] * cube.sizes["system"]))
     path = tmp_path_factory.mktemp("long") / f"sims.{suffix}"
     write, read = ((scorestd.write_long_csv, scorestd.read_long_csv) if suffix == "csv"
                    else (scorestd.write_parquet, scorestd.read_parquet))

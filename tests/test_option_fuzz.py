@@ -131,3 +131,84 @@ def test_a_true_boolean_is_read_as_itself(calls, flag):
     args, _ = calls["aggregate"]
     expected = scorestd.aggregate(*args, skipna=bool(flag))
     assert scorestd.aggregate(*args, skipna=flag).identical(expected)
+
+
+# -- design targets within the measure's range --------------------------------------------
+
+def _design_calls(cube):
+    """Each design entry point with score data, as ``f(min_diff)``, and the number of
+    measure ranges its target may span (an interval's width: a difference's two)."""
+    return {
+        "topic_set_size": (lambda d: scorestd.topic_set_size(cube, min_diff=d), 1),
+        "topic_set_size anova": (lambda d: scorestd.topic_set_size(
+            cube, test="anova", min_diff=d, n_systems=4), 1),
+        "topic_set_size ci": (lambda d: scorestd.topic_set_size(cube, test="ci",
+                                                                min_diff=d), 2),
+        "topic_set_size grid": (lambda d: scorestd.topic_set_size(
+            cube, min_diff=[0.1, d]), 1),
+        "solve_power": (lambda d: scorestd.solve_power(cube, min_diff=d, n_topics=30), 1),
+        "solve_power unpaired": (lambda d: scorestd.solve_power(
+            cube, test="unpaired_t", min_diff=d, n_topics=30), 1),
+        "assurance": (lambda d: scorestd.assurance(cube, min_diff=d, n_topics=30), 1),
+        "assurance_topic_set_size": (lambda d: scorestd.assurance_topic_set_size(
+            cube, min_diff=d), 1),
+    }
+
+
+@pytest.fixture(scope="module")
+def design_cubes():
+    ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 6), topic=slice(0, 10))
+    scorestd.register_measure("option_fuzz_gain", lower=0.0, upper=5.0)
+    gain = (ap * 5).assign_coords(measure=["option_fuzz_gain"])
+    return {"ap": (ap, 1.0, r"\[0, 1\]"), "option_fuzz_gain": (gain, 5.0, r"\[0, 5\]")}
+
+
+@settings(deadline=None, max_examples=60,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_design_target_beyond_the_measures_range_is_refused(design_cubes, data):
+    measure = data.draw(st.sampled_from(sorted(design_cubes)), label="measure")
+    cube, span, shown = design_cubes[measure]
+    name = data.draw(st.sampled_from(sorted(_design_calls(cube))), label="entry point")
+    call, spans = _design_calls(cube)[name]
+    limit = span * spans
+    over = data.draw(st.floats(1.0001 * limit, 1e3 * limit), label="min_diff")
+    with pytest.raises(OptionError, match=rf"min_diff={over!r} is out of reach for measure "
+                                          rf"'{measure}', whose scores are in {shown}: .* "
+                                          rf"is at most {limit:g}"):
+        call(over)
+    within = data.draw(st.floats(0.3 * span, limit), label="min_diff within")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScorestdWarning)
+        assert call(within) is not None  # an answer, not a refusal
+
+
+def test_design_targets_of_standardized_or_unknown_measures_are_not_bounded(design_cubes):
+    ap = design_cubes["ap"][0]
+    z = scorestd.topic_set_size(ap, min_diff=1.5, schemes=["z"])  # z-scores are unbounded
+    assert int(z.values.ravel()[0]) >= 2
+    unknown = ap.assign_coords(measure=["my_own_utility"])
+    assert int(scorestd.topic_set_size(unknown, min_diff=1.5).values.ravel()[0]) >= 2
+    # a variance given as a number has no measure
+    assert scorestd.topic_set_size(variance=0.04, min_diff=1.5) >= 2
+
+
+def test_a_solved_difference_beyond_the_range_is_said(design_cubes):
+    ap = design_cubes["ap"][0]
+    with pytest.warns(ScorestdWarning, match=r"measure 'ap': the minimum detectable "
+                                             r"difference .* is beyond the scores' range"):
+        mdd = scorestd.solve_power(ap, n_topics=2, power=0.99, alpha=0.001)
+    assert float(mdd.values.ravel()[0]) > 1.0
+
+
+@pytest.mark.parametrize("command", [
+    ["power", "adhoc8", "-m", "ap", "--min-diff", "1.5", "--power", "0.8"],
+    ["topics", "adhoc8", "-m", "ap", "--min-diff", "0.1,1.5"],
+])
+def test_the_command_line_refuses_a_target_beyond_the_range(command, capsys):
+    from scorestd.cli import main
+
+    assert main(command) != 0
+    err = capsys.readouterr().err
+    assert ("min_diff=1.5 is out of reach for measure 'ap', whose scores are in [0, 1]"
+            in err) and "Traceback" not in err

@@ -139,3 +139,56 @@ def test_cli_bar_only_on_a_terminal(job, tmp_path, adhoc8_ap):
     assert "100%" in on_terminal
     assert _bars(_run_cli(args, tmp_path, terminal=False)) == set()
     assert _bars(_run_cli([*args, "--quiet"], tmp_path, terminal=True)) == set()
+
+
+class _Terminal:
+    """Standard error as a terminal that keeps what is written to it."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+API_JOBS = {
+    "fit margins": lambda cube: scorestd.fit_margins(cube.isel(system=slice(0, 6)),
+                                                     measure="ap"),
+    "standardization report": lambda cube: scorestd.standardization_report(
+        cube.isel(system=slice(0, 6)), ["normal", "empirical"]),
+    "discriminative power": lambda cube: scorestd.discriminative_power(
+        cube.isel(system=slice(0, 6)), test="randomised_tukey_hsd", B=500, seed=1),
+}
+
+
+@pytest.mark.parametrize("label", sorted(API_JOBS))
+def test_long_jobs_show_one_bar_on_a_terminal(label, adhoc8_ap, monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    API_JOBS[label](adhoc8_ap)
+    assert _bars(terminal.text) == {label}
+    assert "100%" in terminal.text
+    with quiet():
+        terminal.text = ""
+        API_JOBS[label](adhoc8_ap)
+    assert terminal.text == ""
+
+
+def test_randomised_tukey_alone_shows_a_bar_only_when_long(monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    x = np.random.default_rng(1).uniform(size=(20, 5))
+    scorestd.randomised_tukey_hsd(scorestd.cube(x), B=200, seed=1)
+    assert terminal.text == ""  # a moment's work: no bar flashing by
+    from scorestd.kernels.multiple import randomised_tukey_hsd_all_pairs
+
+    randomised_tukey_hsd_all_pairs(np.random.default_rng(2).uniform(size=(50, 40)),
+                                   B=5000, seed=1)
+    assert _bars(terminal.text) == {"randomised Tukey HSD"}

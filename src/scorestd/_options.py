@@ -367,11 +367,13 @@ def check_level_in(name: str, value: Any, available: Any) -> float:
                       f"{', '.join(f'{v:g}' for v in levels)}; got {value!r}")
 
 
-def check_fits_memory(nbytes: int, memory: int | str | None, what: str) -> int:
+def check_fits_memory(nbytes: int, memory: int | str | None, what: str, *,
+                      instead: str | None = None) -> int:
     """Refuse, before allocating it, an array of ``nbytes`` over the memory budget.
 
     The message names the budget and where it came from (``memory=`` or
-    ``$SCORESTD_MEMORY``), and the size asked for.
+    ``$SCORESTD_MEMORY``), the size asked for, and what to do instead (``instead``, or
+    "ask for less").
 
     Examples
     --------
@@ -386,7 +388,8 @@ def check_fits_memory(nbytes: int, memory: int | str | None, what: str) -> int:
     if nbytes > budget:
         source = f"memory={memory!r}" if memory is not None else f"${MEMORY_ENV} or the default"
         raise OptionError(f"{what} need {_size(nbytes)}, over the memory budget of "
-                          f"{_size(budget)} ({source}); ask for less or raise memory=")
+                          f"{_size(budget)} ({source}); {instead or 'ask for less'} or "
+                          "raise memory=")
     return int(nbytes)
 
 

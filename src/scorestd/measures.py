@@ -26,8 +26,8 @@ import numpy as np
 from ._options import _as_float, check_option
 from .errors import OptionError
 
-__all__ = ["TOLERANCE", "Measure", "measure_info", "out_of_range", "out_of_range_by_measure",
-           "register_measure", "same_measure"]
+__all__ = ["TOLERANCE", "Measure", "check_target_in_range", "measure_info", "out_of_range",
+           "out_of_range_by_measure", "register_measure", "same_measure"]
 
 #: How far a score may sit from its support: half a unit of trec_eval's 4th decimal.
 TOLERANCE = 5.0001e-5
@@ -189,6 +189,40 @@ def _known_measure(text: str) -> Measure | None:
     if support == "multiples" and (cutoff is None or cutoff < 1 or cutoff != int(cutoff)):
         support = "interval"
     return Measure(text, family, cutoff, lower, upper, support)
+
+
+def check_target_in_range(name: str, value: float, measures: Sequence[str], *,
+                          what: str = "a difference between two systems' mean scores",
+                          spans: float = 1.0) -> float:
+    """A design target (a difference, a range, an interval's width) no larger than the
+    measure's scores allow: at most ``spans`` × (upper − lower) of every known measure.
+
+    Unknown measures and open ranges are not checked.
+
+    Raises
+    ------
+    OptionError
+        Naming the option, the measure and its range.
+
+    Examples
+    --------
+    >>> check_target_in_range("min_diff", 0.1, ["ap", "P@10"])
+    0.1
+    >>> check_target_in_range("min_diff", 1.5, ["ap"])
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: min_diff=1.5 is out of reach for measure 'ap', whose scores are in [0, 1]: a difference between two systems' mean scores is at most 1
+    """
+    for label in measures:
+        info = measure_info(str(label))
+        if info is None:
+            continue
+        limit = spans * (info.upper - info.lower)
+        if math.isfinite(limit) and value > limit * (1 + 1e-12):
+            raise OptionError(f"{name}={value!r} is out of reach for measure {str(label)!r}, "
+                              f"whose scores are in {info.describe()}: {what} is at most "
+                              f"{_number(limit)}")
+    return value
 
 
 def same_measure(a: str, b: str) -> bool:

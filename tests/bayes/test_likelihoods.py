@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scipy import integrate, special, stats
 
 import scorestd
-from scorestd.bayes.bounded import upper_truncated_normal
+from scorestd.bayes import bounded
+from scorestd.bayes.bounded import truncated_normal, upper_truncated_normal
 from scorestd.bayes.likelihoods import (
     logit_normal_mean,
     pointwise_log_likelihood,
@@ -148,6 +149,28 @@ def test_upper_truncated_normal_is_the_truncated_quantile(b, u):
         assert x == pytest.approx(stats.truncnorm.ppf(u, -np.inf, b), rel=1e-6, abs=1e-6)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.floats(-40, 40), st.floats(1e-3, 10), st.floats(1e-9, 1 - 1e-9))
+def test_truncated_normal_is_the_truncated_quantile(a, width, u):
+    b = a + width
+    x = float(truncated_normal(np.array(a), np.array(b), np.array(u)))
+    assert a <= x <= b
+    if max(a, -b) < 30:  # (beyond, the exponential tail approximation)
+        ref = stats.truncnorm.ppf(u, a, b)
+        assert x == pytest.approx(ref, rel=1e-6, abs=1e-6 * max(1.0, width))
+    # monotone in u, and the mirror image of the interval gives the mirror image
+    assert float(truncated_normal(np.array(a), np.array(b), np.array(min(u + 0.01, 1.0)))) >= x
+    assert float(truncated_normal(np.array(-b), np.array(-a), np.array(1.0 - u))) == \
+        pytest.approx(-x, rel=1e-6, abs=1e-6)
+
+
+def test_truncated_normal_draws_follow_scipy_truncnorm():
+    u = np.random.default_rng(3).random(20000)
+    for a, b in ((-np.inf, -2.0), (-1.0, 0.5), (2.0, np.inf), (3.0, 3.5), (-0.2, 40.0)):
+        x = truncated_normal(np.full(u.size, a), np.full(u.size, b), u)
+        assert stats.kstest(x, stats.truncnorm(a, b).cdf).pvalue > 1e-3, (a, b)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.floats(-6, 6), st.floats(0.01, 3), st.floats(0.01, 2))
 def test_expected_scores_are_in_range_and_increase_with_the_mean(m, s, step):
@@ -183,6 +206,45 @@ def test_recovers_the_parameters_of_simulated_data(kind):
         d = a - a[:, [0]]  # differences: free of the intercept
         lo, hi = np.quantile(d, [0.005, 0.995], axis=0)
         assert np.all((lo <= true - true[0]) & (true - true[0] <= hi)), name
+
+
+@QUIET
+def test_hurdle_zero_part_does_not_depend_on_the_block_of_random_numbers(monkeypatch):
+    # the latent values of the zero part live between iterations: the block of random
+    # numbers is refilled meanwhile, and a latent state that shares its memory would be
+    # overwritten by fresh normals at each refill (here every iteration)
+    y, _ = _simulate("hurdle", np.random.default_rng(5), n_t=60, n_s=5)
+    share = float(np.mean(y == 0))
+    means = []
+    for block in (1, 250):
+        monkeypatch.setattr(bounded, "BLOCK_ITERATIONS", block)
+        out = bounded.sample_hurdle(y, bounded.PROBIT_PRIORS, chains=2, draws=600,
+                                    warmup=200, seed=3)
+        eta = (out["zero_mu"][..., None, None] + out["zero_alpha"][..., None, :]
+               + out["zero_beta"][..., :, None])
+        means.append(float(special.ndtr(eta).mean()))
+    # the posterior mean of P(zero) over the cells is close to the share of zeros
+    assert means == [pytest.approx(share, abs=0.03)] * 2, (means, share)
+
+
+@QUIET
+@pytest.mark.parametrize("kind", ["hurdle"])
+def test_hurdle_zero_part_mixes_where_zeros_are_rare(kind):
+    # 1% zeros in a 60 × 40 matrix (as on TREC collections): the Albert–Chib moves alone
+    # give a bulk ESS of a few dozen for the zero part's effects in 2 × 1,000 draws
+    import arviz
+
+    rng = np.random.default_rng(21)
+    y = special.expit(-1.0 + rng.normal(0, 0.5, (60, 1)) + rng.normal(0, 0.8, (60, 40)))
+    eta0 = -2.6 + rng.normal(0, 0.4, (1, 40)) + rng.normal(0, 0.4, (60, 1))
+    y = np.where(rng.standard_normal(y.shape) < eta0, 0.0, y)
+    assert 0.003 < float(np.mean(y == 0)) < 0.03
+    pri = bounded.CrossedPriors(bounded.VariancePrior(1, 0.1), bounded.VariancePrior(1, 0.1),
+                                bounded.VariancePrior(1, 0.1))
+    out = bounded.sample_hurdle(y, pri, chains=2, draws=1000, warmup=300, seed=1)
+    for name in ("zero_alpha", "zero_beta", "zero_mu"):
+        ess = arviz.ess(arviz.convert_to_dataset({name: out[name]}))[name].values
+        assert float(np.min(ess)) > 150, (name, float(np.min(ess)))
 
 
 @QUIET

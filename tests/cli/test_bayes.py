@@ -67,6 +67,18 @@ def test_likelihood_compare_and_predictive_checks(small, tmp_path, capsys):
     assert "strictly inside (0, 1)" in out and "hurdle:score" in out
 
 
+def test_compare_warns_about_pareto_k_once(small, capsys, monkeypatch):
+    # every score flagged: the comparison on all scores warns; the one on the scores
+    # inside (0, 1), whose k are among those, does not warn again
+    from scorestd.bayes import comparison
+
+    monkeypatch.setattr(comparison, "PARETO_K", -np.inf)
+    assert main(["bayes", str(small), "--compare", "--draws", "300", "--warmup", "100",
+                 "--chains", "2", "--pairs", "0"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("PSIS-LOO is unreliable") == 1, err
+
+
 def test_figure_format_is_checked_before_sampling(small, capsys):
     import time
 

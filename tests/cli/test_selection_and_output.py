@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+import xarray as xr
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
@@ -116,18 +117,64 @@ def test_standardize_selects_the_output_not_the_reference(tmp_path, robust):
     np.testing.assert_allclose(got.values, whole.sel(system=got.system.values).values)
 
 
-def test_report_output_is_the_tau_table(tmp_path, capsys):
-    path = tmp_path / "tau.csv"
+def test_report_output_writes_every_table(tmp_path, capsys):
+    path = tmp_path / "report.csv"
     assert main(["report", "adhoc8_ap", "--no-plots", "--models", "normal", "empirical",
                  "-s", "top:20", "--output", str(path)]) == 0
     out = capsys.readouterr().out
     assert "<model>#: rank of the system by that mean (1 = best)" in out
-    frame = pd.read_csv(path, index_col="model")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report-means-ap.csv",
+                                                          "report-tau.csv"]
+    frame = pd.read_csv(tmp_path / "report-tau.csv", index_col="model")
+    means = pd.read_csv(tmp_path / "report-means-ap.csv", index_col="system")
     cube = scorestd.datasets.load("adhoc8_ap")
     top = cube.mean("topic").sel(measure="ap").to_series().nlargest(20).index
     cube = cube.sel(system=[s for s in cube.system.values if s in top])
+    raw = scorestd.aggregate(cube).sel(measure="ap").to_series()
+    assert means["raw"].to_dict() == pytest.approx(raw.to_dict())
     for model in ("normal", "empirical"):
-        want = scorestd.correlation(scorestd.aggregate(scorestd.standardize(cube, model),
-                                                       skipna=True),
-                                    scorestd.aggregate(cube), "tau_b")
+        standardized = scorestd.aggregate(scorestd.standardize(cube, model), skipna=True)
+        want = scorestd.correlation(standardized, scorestd.aggregate(cube), "tau_b")
         assert frame.loc[model, "ap"] == pytest.approx(float(want.sel(measure="ap")))
+        mean = standardized.sel(measure="ap").to_series()
+        assert means[model].to_dict() == pytest.approx(mean.to_dict())
+        assert means[f"{model}#"].to_dict() == mean.rank(ascending=False,
+                                                          method="min").to_dict()
+
+
+def test_bayes_output_writes_each_printed_table(tmp_path, capsys):
+    path = tmp_path / "bayes.md"
+    assert main(["bayes", "adhoc8_ap", "-s", "top:3", "--chains", "2", "--draws", "100",
+                 "--warmup", "100", "--pairs", "2", "--output", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bayes-pairs.md", "bayes-systems.md", "bayes-variance.md"]
+    systems = (tmp_path / "bayes-systems.md").read_text()
+    assert "mu = " in systems and "prob_best: posterior probability" in systems
+    rows = [line.split("|")[1].strip() for line in systems.splitlines()
+            if line.startswith("| run")]
+    printed = [line.split()[0] for line in out.splitlines() if line.startswith("run")][:3]
+    assert rows == printed  # the file lists the systems in the order printed, best first
+    assert "| residual" in (tmp_path / "bayes-variance.md").read_text()
+    closed = tmp_path / "closed.csv"
+    assert main(["bayes", "adhoc8_ap", "-s", "top:3", "--closed-form", "--output",
+                 str(closed)]) == 0
+    pairs = pd.read_csv(closed)
+    assert len(pairs) == 3 and {"prob_greater", "ci_low"} <= set(pairs.columns)
+
+
+def test_a_selected_slice_is_named_in_the_table_caption(tmp_path):
+    base = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 4))
+    sims = xr.concat([base, base ** 1.5], dim=pd.Index([4, 9], name="trial"))
+    scorestd.save(sims, tmp_path / "sims.nc")
+    out = tmp_path / "t9.csv"
+    md = tmp_path / "t9.md"
+    for path in (out, md):
+        assert main(["compare", str(tmp_path / "sims.nc"), "--select", "trial=9", "-q",
+                     "--output", str(path)]) == 0
+    assert "over 50 topics (trial 9);" in md.read_text().splitlines()[0]
+    one = sims.sel(trial=9, drop=True)
+    want = scorestd.table(scorestd.compare(one, correction="holm"), scores=one)
+    got = pd.read_csv(out, index_col="system")
+    np.testing.assert_allclose(got["ap"], want.values["ap"])
+    assert got["ap_marks"].fillna("").tolist() == want.marks["ap"].tolist()

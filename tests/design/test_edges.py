@@ -36,8 +36,9 @@ def test_f_critical_inverts_the_upper_tail_for_any_alpha(log_alpha, dfn, dfd):
     f = f_critical(alpha, dfn, dfd)
     assert math.isfinite(f) and f > 0
     assert f == pytest.approx(_f_critical_by_root(alpha, dfn, dfd), rel=1e-7)
-    if alpha > 1e-12:  # where scipy's own inverse is accurate, the two agree
-        assert f == pytest.approx(stats.f.isf(alpha, dfn, dfd), rel=1e-7)
+    if alpha > 1e-12:  # where scipy's own inverse is accurate, the two agree (to 1e-6: at
+        # α = 10^-9.5 on (1, 2) df scipy's isf is 1.7e-7 off the root above, which ours matches)
+        assert f == pytest.approx(stats.f.isf(alpha, dfn, dfd), rel=1e-6)
 
 
 @settings(deadline=None, max_examples=200)

@@ -149,16 +149,18 @@ def test_memory_budget_from_the_environment(monkeypatch):
 def test_trials_per_batch_follow_the_bytes_of_a_trial():
     assert engine.trials_per_batch(2**20) == engine.BATCH_BYTES // 2**20
     assert engine.trials_per_batch(2**20, "4MiB") == 4  # a budget below the batch size
-    assert engine.trials_per_batch(2**30, "4MiB") == 1  # one trial runs, whatever it needs
+    with pytest.raises(OptionError, match=r"one trial need 1\.1 GB, over the memory budget "
+                                         r"of 4\.2 MB \(memory='4MiB'\)"):
+        engine.trials_per_batch(2**30, "4MiB")  # refused before any work, naming the budget
     assert engine.trials_per_batch(10, trials=7) == 7
 
 
 def test_results_do_not_depend_on_the_memory_budget():
     data = np.random.default_rng(0).random((20, 7))
     idx = draw_trials(5, 23, _sample)
-    trial = 5 * 7 * 8 * 2**14  # ~4.6 MB a trial: 3 trials in 16 MiB, 1 in 1 MiB
+    trial = 5 * 7 * 8 * 2**14  # ~4.6 MB a trial: 3 trials in 16 MiB, 1 in 5 MiB
     runs = [run_batches(_stats, idx, data=data, trial_bytes=trial, memory=m)
-            for m in ("1MiB", "256MiB")]
+            for m in ("5MiB", "256MiB")]
     runs.append(run_batches(_stats, idx, data=data))  # without a size: 50 trials
     for other in runs[1:]:
         for name in ("mean", "cov"):

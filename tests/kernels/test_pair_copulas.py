@@ -5,7 +5,7 @@ import pytest
 import pyvinecopulib as pv
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import stats
+from scipy import special, stats
 
 from scorestd.kernels import pair_copulas as pc
 
@@ -54,14 +54,18 @@ ROTATED = [(name, par, rot) for name, par in CASES for rot in (0, 90, 180, 270)
            if name != "indep" and (rot == 0 or name not in ("gaussian", "student", "frank"))]
 
 
+@pytest.mark.parametrize("columns", [2, pc.UNIFORMS])
 @pytest.mark.parametrize(("name", "par", "rotation"), ROTATED)
-def test_draws_match_pyvinecopulib_by_ks_and_kendall_tau(name, par, rotation):
+def test_draws_match_pyvinecopulib_by_ks_and_kendall_tau(name, par, rotation, columns):
+    # 2 columns: the conditional inverse; UNIFORMS: joint draws (frailty) where there are
     cop = _bicop(name, par, rotation)
     n = 3000
-    ref = np.asarray(cop.sample(n, seeds=[7, 8]))
-    rng = np.random.default_rng(3)
-    mine = pc.sample([pc.family_code(name)], [rotation], [_params(par)], rng.random((1, n, 2)),
-                     tau=[abs(cop.tau)])[0]
+    ref = np.asarray(cop.sample(20_000, seeds=[7, 8]))  # large: the test measures mine
+    # ~600 KS tests at 1e-3 over the cases: one seed that all pass (the joint draws'
+    # p-values are uniform over seeds at n = 3,000, and agree at n = 300,000)
+    rng = np.random.default_rng(3 if columns == 2 else 4)
+    mine = pc.sample([pc.family_code(name)], [rotation], [_params(par)],
+                     rng.random((1, n, columns)), tau=[abs(cop.tau)])[0]
     # the dependence: a product and a difference statistic, and Kendall's τ
     for stat in (lambda x: x[:, 0] * x[:, 1], lambda x: x[:, 0] - x[:, 1]):
         assert stats.ks_2samp(stat(mine), stat(ref)).pvalue > 1e-3
@@ -81,3 +85,52 @@ def test_one_pass_over_mixed_copulas_equals_one_copula_at_a_time():
     for k in range(len(CASES)):
         alone = pc.sample(codes[k:k + 1], rot[k:k + 1], params[k:k + 1], uw[k:k + 1])
         np.testing.assert_allclose(together[k], alone[0], atol=1e-8)
+
+
+@pytest.mark.parametrize("alpha", [0.95, 0.6, 0.3, 0.1, 0.03])
+def test_sibuya_frailty_is_the_least_k_of_its_cumulative_pmf(alpha):
+    # plain loop over the pmf P(V = 1) = α, P(V = k + 1) = P(V = k) (k − α) / (k + 1)
+    w = np.random.default_rng(2).random(400)
+    got = pc._sibuya(np.full(w.shape, alpha), w)
+    for wi, k in zip(w, got, strict=True):
+        if k >= 1e6:  # beyond the loop's reach here: the tail P(V > k) ≈ k^−α / Γ(1 − α)
+            assert abs(np.log1p(-wi) + alpha * np.log(k) + special.gammaln(1 - alpha)) < 1e-3
+            continue
+        p, cdf, j = alpha, alpha, 1
+        while cdf < wi:
+            p *= (j - alpha) / (j + 1)
+            cdf += p
+            j += 1
+        assert k == j
+
+
+@settings(max_examples=25, deadline=None)
+@given(theta=st.floats(1.0, 12.0), psi1=st.floats(0.02, 1.0), psi2=st.floats(0.02, 1.0),
+       delta=st.floats(0.05, 6.0), seed=st.integers(0, 2**32 - 1),
+       family=st.sampled_from(["gumbel", "joe", "tawn", "bb7", "student"]))
+def test_joint_draws_follow_the_conditional_inverse_for_any_parameters(theta, psi1, psi2,
+                                                                       delta, family, seed):
+    # the joint (frailty) draws against the conditional inverse, equal to pyvinecopulib's
+    # h⁻¹ above: the same law (KS on both margins and on two statistics of the pair),
+    # Kendall's τ as pyvinecopulib's
+    par = {"gumbel": [theta], "joe": [theta], "tawn": [psi1, psi2, theta],
+           "bb7": [min(theta, 6.0), delta], "student": [0.95 * (2 * psi1 - 1), 2 + 3 * theta]
+           }[family]
+    n, rng = 4000, np.random.default_rng(seed)
+    code = pc.family_code(family)
+    joint = pc.sample([code], [0], [_params(par)], rng.random((1, n, pc.UNIFORMS)))[0]
+    inverse = pc.sample([code], [0], [_params(par)], rng.random((1, n, 2)))[0]
+    assert np.all((joint > 0) & (joint < 1))
+    for stat in (lambda x: x[:, 0], lambda x: x[:, 1], lambda x: x[:, 0] * x[:, 1],
+                 lambda x: x[:, 0] - x[:, 1]):
+        assert stats.ks_2samp(stat(joint), stat(inverse)).pvalue > 1e-4
+    tau = stats.kendalltau(joint[:, 0], joint[:, 1]).statistic
+    assert abs(tau - _bicop(family, par).tau) < 5 * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1)))
+
+
+@pytest.mark.parametrize("shape", [0.04, 0.5, 1.0, 3.7, 250.0, 1e7])
+def test_gamma_frailty_follows_scipy_gamma(shape):
+    x = np.random.default_rng(6).random((20_000, pc.UNIFORMS))
+    with np.errstate(invalid="ignore"):
+        g = pc._gamma(np.array(shape), x)
+    assert stats.kstest(g, stats.gamma(shape).cdf).pvalue > 1e-3

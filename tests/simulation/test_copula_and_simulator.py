@@ -160,7 +160,8 @@ def test_one_trial_stays_within_the_memory_budget(sim):
     # the result (1 MB) and working arrays of a few trials; a 64-trial block is 60 MB
     assert peak < 24e6
     np.testing.assert_array_equal(small.values, simulate(sim, **kw).values)
-    with pytest.raises(OptionError, match="more than the budget memory=1 MiB"):
+    with pytest.raises(OptionError, match=r"over the memory budget of 1\.0 MB "
+                                         r"\(memory='1MiB'\); lower n_topics"):
         simulate(sim, n_topics=20000, trials=1, seed=1, memory="1MiB")
 
 

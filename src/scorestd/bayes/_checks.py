@@ -12,7 +12,7 @@ from .._options import CIKind, check_option, check_probability
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError
 
-__all__ = ["check_interval", "check_rope", "check_scores", "one_measure"]
+__all__ = ["check_interval", "check_rope", "check_same_data", "check_scores", "one_measure"]
 
 
 def check_scores(cube: xr.DataArray, what: str) -> None:
@@ -90,3 +90,41 @@ def check_interval(ci_prob: Any, ci_kind: str) -> float:
     """The interval probability in (0, 1) and its kind (``"eti"`` or ``"hdi"``)."""
     check_option(ci_kind, CIKind, "ci_kind")
     return check_probability("ci_prob", ci_prob)
+
+
+def check_same_data(fits: Any, what: str) -> None:
+    """Refuse fits (``{name: CrossedPosterior}``) of different data: the first difference
+    named, in the order collection, measure, topics, systems, scores.
+
+    Comparing fits of different data (another measure, a subset of the topics, a system
+    left out, edited scores) gives a LOO difference, rankings and agreements that say
+    nothing about the likelihoods.
+    """
+    names = list(fits)
+    first, base = names[0], fits[names[0]]
+    y0 = base.observed_data["score"]
+    for name in names[1:]:
+        fit = fits[name]
+        y = fit.observed_data["score"]
+        prefix = f"{what}: fits[{name!r}] and fits[{first!r}] were fitted to different data"
+        for attr in ("collection", "measure"):
+            a, b = base.posterior.attrs.get(attr, ""), fit.posterior.attrs.get(attr, "")
+            if a and b and a != b:
+                raise ScoreDataError(f"{prefix}: {attr} {b!r} against {a!r}")
+        for dim in (TOPIC, SYSTEM):
+            a, b = y0[dim].values.astype(str).tolist(), y[dim].values.astype(str).tolist()
+            if a != b:
+                only = [v for v in b if v not in set(a)] or [v for v in a if v not in set(b)]
+                if not only:
+                    raise ScoreDataError(f"{prefix}: the same {dim}s in another order")
+                count = (f"{len(b)} {dim}s against {len(a)}" if len(a) != len(b)
+                         else f"other {dim}s")
+                raise ScoreDataError(f"{prefix}: {count}; e.g. {dim} {only[0]!r} is in "
+                                     "one only")
+        differ = ~((y.values == y0.values) | (np.isnan(y.values) & np.isnan(y0.values)))
+        if differ.any():
+            t, s = (int(v[0]) for v in np.nonzero(differ))
+            raise ScoreDataError(
+                f"{prefix}: {int(differ.sum())} scores differ, e.g. topic "
+                f"{str(y0[TOPIC].values[t])!r}, system {str(y0[SYSTEM].values[s])!r}: "
+                f"{float(y.values[t, s])!r} against {float(y0.values[t, s])!r}")

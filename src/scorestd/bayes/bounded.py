@@ -47,11 +47,40 @@ PROBIT_PRIORS = CrossedPriors(VariancePrior(2.0, 0.5), VariancePrior(2.0, 0.5),
                               VariancePrior(fixed=1.0), mu=(0.0, 2.0))
 
 
-def upper_truncated_normal(b: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Standard normal draws conditioned on ``X ≤ b``, by the inverse cdf of uniforms ``u``.
+def truncated_normal(a: np.ndarray, b: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Standard normal draws conditioned on ``a ≤ X ≤ b``: the ``u``-quantiles of that law.
 
-    Far in the lower tail (``b < -35``, where the cdf underflows) ``b − X`` is
-    exponential with rate ``|b|`` to within 1/b².
+    The interval is mirrored into the lower half-line (where the cdf keeps its relative
+    precision) when it lies mostly above 0. Far in the lower tail (``b < -35``, where the
+    cdf underflows) ``b − X`` is exponential with rate ``|b|`` truncated at ``b − a``, to
+    within 1/b².
+
+    Examples
+    --------
+    >>> x = truncated_normal(np.array([-1.0, 2.0]), np.array([0.5, np.inf]), np.array([0.3, 0.9]))
+    >>> bool(-1.0 <= x[0] <= 0.5), bool(x[1] >= 2.0)
+    (True, True)
+    """
+    a, b, u = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float),
+                                  np.asarray(u, float))
+    flip = a > -b  # mirrored: −X on [−b, −a] at 1 − u (so that x is the u-quantile)
+    lo, hi = np.where(flip, -b, a), np.where(flip, -a, b)
+    u = np.where(flip, 1.0 - u, u)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        p_lo = special.ndtr(lo)
+        x = special.ndtri(p_lo + u * (special.ndtr(hi) - p_lo))
+        far = hi < -35.0
+        if np.any(far):
+            rate = np.abs(hi)
+            tail = hi + np.log(u + (1.0 - u) * np.exp(rate * (lo - hi))) / rate
+            x = np.where(far, tail, x)
+    x = np.clip(x, lo, hi)
+    return np.where(flip, -x, x)
+
+
+def upper_truncated_normal(b: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Standard normal draws conditioned on ``X ≤ b``: :func:`truncated_normal` on
+    (−∞, ``b``].
 
     Examples
     --------
@@ -59,13 +88,7 @@ def upper_truncated_normal(b: np.ndarray, u: np.ndarray) -> np.ndarray:
     >>> bool(np.all(x <= -1.0)), bool(np.all(np.diff(x) > 0))
     (True, True)
     """
-    b = np.asarray(b, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x = special.ndtri(special.ndtr(b) * u)
-        far = b < -35.0
-        if np.any(far):
-            x = np.where(far, b + np.log(u) / np.abs(b), x)
-    return np.minimum(x, b)
+    return truncated_normal(-np.inf, b, u)
 
 
 class _Component:
@@ -92,6 +115,8 @@ class _Component:
         free = self.sign == 0
         self.free_offset = np.where(free, -np.inf, 0.0) if free.any() else None
         self.dense = self.latent.size == values.size
+        self.zero_cells = np.flatnonzero(self.sign > 0)  # (a probit part's zeros)
+        self.not_other = np.flatnonzero(self.sign >= 0)
         fill = np.where(exact, values, 0.0)
         self.base_row = fill.sum(axis=1)
         self.base_col = fill.sum(axis=0)
@@ -147,9 +172,10 @@ class _Component:
             mu, alpha, beta = state["mu"], state["alpha"], state["beta"]
             c = len(mu)
             rss = np.einsum("ck,ck->c", normals, normals)
-            # the candidate x = η + n, in place; kept where it has the sign it must have
-            x = normals.reshape(c, self.n_t, self.n_s)
-            x += (mu[:, None] + beta)[:, :, None]
+            # the candidate x = η + n (a new array: ``normals`` is a view of the block of
+            # random numbers, refilled while x is still the state); kept where it has the
+            # sign it must have
+            x = normals.reshape(c, self.n_t, self.n_s) + (mu[:, None] + beta)[:, :, None]
             x += alpha[:, None, :]
             x = x.reshape(c, -1)
             bad = np.less(x, 0.0) == self.positive
@@ -199,11 +225,71 @@ class _Component:
         accept = np.log(uniform) < big_b * (1.0 - 1.0 / u)  # (u₀ = 1: the current scale)
         g = np.where(accept, np.sqrt(u), 1.0)
         self.x *= g[:, None]
+        self.rss = self.rss * g * g
         state["mu"] = state["mu"] * g
         state["alpha"] = state["alpha"] * g[:, None]
         state["beta"] = state["beta"] * g[:, None]
         state["vs"] = state["vs"] * g * g
         state["vt"] = state["vt"] * g * g
+
+    def interweave(self, state, uniforms: np.ndarray) -> None:
+        """Ancillary moves of a probit part's locations (interweaving: Yu & Meng 2011).
+
+        With the residuals ε = z − η held fixed instead of the latent values z, each
+        system effect's full conditional is its prior N(0, σ²_system) truncated to the
+        values that keep every latent value's sign (above min(α_s − z_ts) over the zeros'
+        cells, below min(α_s − z_ts) over the other scores' cells); then each topic
+        effect's, then the intercept's (prior N(m, s²)); z moves with them. These are
+        exact Gibbs draws of the joint posterior in the (ε, locations) coordinates. Where
+        zeros are rare, the plain Albert–Chib step moves an effect by about 1/√(cells of
+        its system or topic) per iteration; this one draws it afresh within its bounds.
+        ``uniforms``: ``(C, S + T + 1)``.
+        """
+        c = len(state["mu"])
+        n_t, n_s = self.n_t, self.n_s
+        rows = np.arange(c)[:, None]
+        # z of the other scores' cells, in place (the zeros' and free cells set aside at
+        # −∞ meanwhile), and of the zeros' cells: each bound is a max or min of them
+        x = self.x.reshape(c, n_t, n_s)  # (a view: moved in place)
+        aside = self.x[:, self.not_other]
+        self.x[:, self.not_other] = -np.inf
+        t_aside, s_aside = self.t_idx[self.not_other], self.s_idx[self.not_other]
+        is_zero = self.sign[self.not_other] > 0
+        zt, zs = t_aside[is_zero], s_aside[is_zero]
+
+        def lowest(values, groups, size):  # min over the zeros' cells of each group
+            out = np.full((c, size), np.inf)
+            np.minimum.at(out, (rows, groups[None, :]), values)
+            return out
+
+        def draw(old, sd, lo, hi, u):  # N(0, sd²) truncated to [old − lo, old − hi]
+            return sd * truncated_normal((old - lo) / sd, (old - hi) / sd, u)
+
+        alpha, beta = state["alpha"], state["beta"]
+        sd_s = np.sqrt(np.broadcast_to(state["vs"], (c,)))[:, None]
+        new_alpha = draw(alpha, sd_s, lowest(aside[:, is_zero], zs, n_s), x.max(axis=1),
+                         uniforms[:, :n_s])
+        shift_s = new_alpha - alpha
+        x += shift_s[:, None, :]
+        aside += shift_s[:, s_aside]
+        top = x.max(axis=2)  # (C, T)
+        sd_t = np.sqrt(np.broadcast_to(state["vt"], (c,)))[:, None]
+        new_beta = draw(beta, sd_t, lowest(aside[:, is_zero], zt, n_t), top,
+                        uniforms[:, n_s:n_s + n_t])
+        shift_t = new_beta - beta
+        aside += shift_t[:, t_aside]
+        m0, s0 = self.priors.mu
+        mu = state["mu"]
+        low = aside[:, is_zero].min(axis=1, initial=np.inf)
+        high = (top + shift_t).max(axis=1)
+        new_mu = m0 + draw(mu - m0, s0, low, high, uniforms[:, -1])
+        x += (shift_t + (new_mu - mu)[:, None])[:, :, None]
+        self.x[:, self.not_other] = aside + (new_mu - mu)[:, None]
+        state["alpha"], state["beta"], state["mu"] = new_alpha, new_beta, new_mu
+        # the sums of squares recorded with the state, for the log density (ε unchanged)
+        state["ss_a"] = np.sum(state["alpha"] ** 2, axis=1)
+        state["ss_b"] = np.sum(state["beta"] ** 2, axis=1)
+        state["ssr"] = self.rss
 
     @property
     def expandable(self) -> bool:
@@ -256,6 +342,7 @@ def _run(components: dict[str, _Component], *, seqs: list[np.random.SeedSequence
     n_lat = [c.latent.size for _, c in parts]
     px = [comp.expandable for _, comp in parts]
     px_shapes = np.array([comp.expansion_shape for _, comp in parts if comp.expandable])
+    px_sizes = [comp.n_s + comp.n_t + 1 for _, comp in parts if comp.expandable]
     states = {name: comp.initial(init_gen) for name, comp in parts}
     kept: dict[str, list[np.ndarray]] = {}
     iterations = warmup + draws * thin
@@ -275,8 +362,9 @@ def _run(components: dict[str, _Component], *, seqs: list[np.random.SeedSequence
                 pxg = np.stack([g.standard_gamma(px_shapes, size=(n, px_shapes.size))
                                 for g in px_gen], 1)
                 pxu = np.stack([g.random((n, px_shapes.size)) for g in px_gen], 1)
+                pxi = np.stack([g.random((n, sum(px_sizes))) for g in px_gen], 1)
             for k in range(n):
-                zo = go = lo = xo = 0
+                zo = go = lo = xo = io = 0
                 for (name, comp), nz, nl, expand in zip(parts, n_norm, n_lat, px,
                                                         strict=True):
                     ng = comp.step.gamma_shapes.size
@@ -285,6 +373,8 @@ def _run(components: dict[str, _Component], *, seqs: list[np.random.SeedSequence
                     comp.update_latent(states[name], lat[:, k, lo:lo + nl], uni)
                     if expand:
                         comp.expand(states[name], pxg[k][:, xo], pxu[k][:, xo])
+                        comp.interweave(states[name], pxi[k][:, io:io + px_sizes[xo]])
+                        io += px_sizes[xo]
                         xo += 1
                     zo, go, lo = zo + nz, go + ng, lo + nl
                 it = done + k

@@ -16,9 +16,10 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._options import check_count, check_likelihood, check_positive
+from .._options import check_count, check_fits_memory, check_likelihood, check_positive
 from ..kernels.seeds import root_sequence
 from .bounded import PROBIT_PRIORS, sample_censored, sample_hurdle
+from .crossed import fit_bytes
 from .gibbs import CrossedPriors, VariancePrior, sample_crossed
 
 __all__ = ["CALIBRATION_PRIORS", "CalibrationResult", "simulation_based_calibration"]
@@ -123,6 +124,7 @@ def simulation_based_calibration(
     heteroscedastic: bool = False,
     bins: int = 10,
     seed: Any = 0,
+    memory: int | str | None = None,
 ) -> CalibrationResult:
     """Simulation-based calibration of the crossed model's sampler for one likelihood.
 
@@ -145,6 +147,9 @@ def simulation_based_calibration(
     bins : int
         Bins of the χ² test of uniformity (``draws + 1`` must be a multiple).
     seed : int or numpy.random.SeedSequence
+    memory : int or str, optional
+        Memory budget of one fit's draws (as :func:`scorestd.bayes_crossed`), checked
+        before any simulation.
 
     Returns
     -------
@@ -170,6 +175,12 @@ def simulation_based_calibration(
         raise OptionError(f"bins={bins} must divide draws + 1 = {draws + 1} (ranks take "
                           f"draws + 1 values)")
     nu_value = check_positive("nu", nu) if errors == "student_t" else None
+    check_fits_memory(fit_bytes(1, draws, n_topics, n_systems,
+                                heteroscedastic=bool(heteroscedastic), likelihood=likelihood)
+                      + 8 * simulations * (2 * n_systems + 8), memory,
+                      f"the draws of one fit ({draws} draws, {n_topics} topics × "
+                      f"{n_systems} systems) and the ranks of {simulations} simulations",
+                      instead="ask for fewer draws or simulations")
     root = root_sequence(seed)
     prefixes = ("", "zero_") if likelihood == "hurdle" else ("",)
     rows = []

@@ -31,6 +31,7 @@ from ..kernels import posterior as kp
 from ..kernels.correlation import kendall_tau_b
 from ..stats._pairs import system_pairs
 from ._arviz import to_arviz
+from ._checks import check_same_data
 from .crossed import CrossedPosterior, bayes_crossed
 
 __all__ = ["LikelihoodComparison", "PredictiveChecks", "compare_likelihoods", "loo",
@@ -174,6 +175,12 @@ def compare_likelihoods(
     -------
     LikelihoodComparison
 
+    Raises
+    ------
+    ScoreDataError
+        Fits (given as ``data``) of different data: another collection or measure, other
+        topics or systems, or other scores (the first difference named).
+
     Warns
     -----
     ScorestdWarning
@@ -210,12 +217,8 @@ def compare_likelihoods(
                 for lk in likelihoods}
     if len(fits) < 2:
         raise OptionError(f"compare_likelihoods needs at least 2 fits, got {list(fits)}")
-    first = next(iter(fits.values()))
-    y = first.observed_data["score"].values
-    for name, fit in fits.items():
-        if not np.array_equal(fit.observed_data["score"].values, y, equal_nan=True):
-            raise OptionError(f"compare_likelihoods: fits[{name!r}] was fitted to other "
-                              f"scores than {next(iter(fits))!r}")
+    check_same_data(fits, "compare_likelihoods")
+    y = next(iter(fits.values())).observed_data["score"].values
     atoms = int(np.sum((y == 0.0) | (y == 1.0)))
     dense = [n for n, f in fits.items() if f.likelihood == "normal"]
     if cells == "all" and atoms and dense and len(dense) < len(fits):

@@ -26,6 +26,7 @@ from .._options import (
     ErrorDistribution,
     Likelihood,
     check_count,
+    check_fits_memory,
     check_likelihood,
     check_option,
     check_positive,
@@ -482,6 +483,7 @@ def bayes_crossed(
     chain_batch: int | None = None,
     progress: bool | None = None,
     likelihood: Likelihood = "normal",
+    memory: int | str | None = None,
 ) -> CrossedPosterior:
     r"""Fit the crossed random-effects model of systems and topics by blocked Gibbs sampling.
 
@@ -557,6 +559,11 @@ def bayes_crossed(
         ``"normal"``). With ``"hurdle"``, ``priors`` are those of the logit part (defaults
         relative to the variance of the logits); the zero part has intercept N(0, 2²) and
         effect variances IG(2, 0.5) on the probit scale.
+    memory : int or str, optional
+        Memory budget of the draws kept and the sampler's arrays (``"512MB"``; default
+        ``$SCORESTD_MEMORY``, else 256 MiB). A fit over it is refused before sampling,
+        naming the budget: ask for fewer ``draws`` or ``chains``, a larger ``thin``, or
+        ``topic_effects=False``.
 
     Returns
     -------
@@ -611,6 +618,12 @@ def bayes_crossed(
     measure_name = str(one["measure"].values) if "measure" in one.coords else ""
     if likelihood != "normal":
         check_bounded_scores(one, measure_name, likelihood)
+    check_fits_memory(
+        fit_bytes(chains, draws, *y.shape, topic_effects=bool(topic_effects),
+                  heteroscedastic=bool(heteroscedastic), likelihood=likelihood),
+        memory, f"the draws of {chains} chains × {draws} draws ({y.shape[0]} topics × "
+        f"{y.shape[1]} systems, {likelihood} likelihood)",
+        instead="ask for fewer draws or chains, topic_effects=False")
     resolved = resolve_priors(priors, _model_scale(y, likelihood))
     root = root_sequence(seed)
     with progress_bar(chains * (warmup + draws * thin), "bayes_crossed", show=progress,
@@ -631,6 +644,7 @@ def bayes_crossed(
         "likelihood": likelihood,
         "system_score": SYSTEM_SCORE[likelihood],
         "measure": measure_name,
+        "collection": str(one.attrs.get("collection", "")),
         "errors": errors, "nu": nu_value if nu_value is not None else "none",
         "heteroscedastic": int(bool(heteroscedastic)),
         "prior_system": resolved.system.describe(), "prior_topic": resolved.topic.describe(),
@@ -643,6 +657,24 @@ def bayes_crossed(
     fit = _posterior(out, one, attrs, resolved)
     _gate(fit)
     return fit
+
+
+def fit_bytes(chains: int, draws: int, n_topics: int, n_systems: int, *,
+              topic_effects: bool = True, heteroscedastic: bool = False,
+              likelihood: str = "normal") -> int:
+    """Bytes a crossed fit holds: its draws (twice: the sampler's and the posterior's)
+    and the sampler's per-cell arrays (latent scores of the bounded likelihoods).
+
+    Examples
+    --------
+    >>> fit_bytes(4, 2000, 50, 129) / 2**20  # adhoc8 AP, the defaults
+    39.605712890625
+    """
+    hurdle = likelihood == "hurdle"
+    per_draw = (n_systems * (2 + int(heteroscedastic) + 2 * int(hurdle))
+                + int(topic_effects) * n_topics * (1 + int(hurdle)) + 10)
+    cells = n_topics * n_systems * (4 if likelihood == "normal" else 8)
+    return 8 * chains * (2 * draws * per_draw + cells)
 
 
 def _posterior(out: dict[str, np.ndarray], one: xr.DataArray, attrs: dict,

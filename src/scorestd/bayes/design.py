@@ -37,7 +37,7 @@ import xarray as xr
 from scipy import stats
 
 from .._options import check_count, check_option, check_positive, check_probability
-from ..design.power import design_variance, power_function, smallest_n
+from ..design.power import check_design_target, design_variance, power_function, smallest_n
 from ..design.topic_sets import topic_set_size
 from ..dims import MEASURE
 from ..errors import OptionError
@@ -195,6 +195,7 @@ def assurance(
     d, a, m = _check_common(test, min_diff, alpha, n_systems)
     n = check_count("n_topics", n_topics, 2)
     source = _sources(scores, test, variance, df, variance_draws)
+    check_design_target("min_diff", d, source, test)
     f = _integrator(source, test, m)
     out = _over(source, lambda v: f(d, n, a, v))
     if isinstance(out, xr.DataArray):
@@ -257,6 +258,7 @@ def assurance_topic_set_size(
     target = 1.0 - check_probability("beta", beta)
     max_topics = check_count("max_topics", max_topics, 3)
     source = _sources(scores, test, variance, df, variance_draws)
+    check_design_target("min_diff", d, source, test)
     f = _integrator(source, test, m)
 
     def solve(v):

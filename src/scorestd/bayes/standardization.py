@@ -19,11 +19,12 @@ from .._options import (
     CIKind,
     Degenerate,
     check_count,
+    check_fits_memory,
     check_option,
     memory_budget,
 )
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
-from ..errors import OptionError, ScoreDataError, ScorestdError
+from ..errors import ScoreDataError, ScorestdError
 from ..kernels import posterior as kp
 from ..kernels.bayesian_bootstrap import (
     bootstrap_ecdf,
@@ -99,7 +100,9 @@ def bayes_standardize(
     memory : int or str, optional
         Memory budget in bytes (``"2GB"``; default :func:`scorestd._options.memory_budget`):
         with ``output="draws"`` the draws (twice 8 bytes × draws × topics × systems ×
-        measures while the result is built) must fit, checked before any work.
+        measures while the result is built) must fit, checked before any work; with
+        either output the draws of one topic and measure (drawn a block of topics at a
+        time) must fit.
 
     Returns
     -------
@@ -156,6 +159,9 @@ def bayes_standardize(
     record = str(seed_record(root))  # before spawning advances the root
     rngs = [np.random.default_rng(s) for s in root.spawn(x.shape[0])]
     per_row = 8 * draws * (r.shape[1] + 2 * x.shape[1])
+    check_fits_memory(per_row, memory, f"the {draws} draws of one topic and measure "
+                      f"({r.shape[1]} reference systems, {x.shape[1]} systems)",
+                      instead="ask for fewer draws")
     rows = max(1, BLOCK_BYTES // per_row)
     keep_draws = output == "draws"
     stats = {k: np.full(x.shape, np.nan) for k in ("mean", "sd", "ci_low", "ci_high")}
@@ -197,16 +203,13 @@ def bayes_standardize(
 def _check_draws_fit(draws: int, cube: xr.DataArray, memory: Any) -> None:
     """Refuse ``output="draws"`` whose array (held twice while the result is built) would
     not fit in the memory budget, saying how big it is and what to do instead."""
-    budget = memory_budget(memory)
-    need = 2 * 8 * draws * cube.sizes[TOPIC] * cube.sizes[SYSTEM] * cube.sizes[MEASURE]
-    if need > budget:
-        fit = max(1, budget // (need // draws))
-        raise OptionError(
-            f"bayes_standardize(output='draws', draws={draws}) needs about "
-            f"{need / 2**20:,.0f} MiB for {cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} "
-            f"systems × {cube.sizes[MEASURE]} measures, over the memory budget of "
-            f"{budget / 2**20:,.0f} MiB: use draws <= {fit}, output='summary' (no draws "
-            f"kept), or a larger memory= (or $SCORESTD_MEMORY)")
+    per_draw = 2 * 8 * cube.sizes[TOPIC] * cube.sizes[SYSTEM] * cube.sizes[MEASURE]
+    fit = max(1, memory_budget(memory) // per_draw)
+    check_fits_memory(
+        per_draw * draws, memory,
+        f"bayes_standardize(output='draws', draws={draws}) for {cube.sizes[TOPIC]} topics × "
+        f"{cube.sizes[SYSTEM]} systems × {cube.sizes[MEASURE]} measures",
+        instead=f"use draws <= {fit}, output='summary' (no draws kept)")
 
 
 def _bootstrap_model(model: Any) -> Model:

@@ -111,7 +111,8 @@ def selected(cube: xr.DataArray, selections: list[tuple[str, str]], *, name: str
             shown = ", ".join(labels[:5]) + (" …" if len(labels) > 5 else "")
             raise ScorestdError(f"--select {dim}={label}: {name} has no {dim} {label!r} "
                                 f"({dim}s: {shown})")
-        cube = cube.isel({dim: labels.index(label)}, drop=True)
+        where = ", ".join(filter(None, [cube.attrs.get("slice"), f"{dim} {label}"]))
+        cube = cube.isel({dim: labels.index(label)}, drop=True).assign_attrs(slice=where)
     extra = extra_dims_of(cube)
     if extra and not extra_dims:
         listed = ", ".join(f"{dim} ({cube.sizes[dim]})" for dim in extra)
@@ -312,7 +313,9 @@ def add_output_argument(parser: argparse.ArgumentParser) -> None:
     """``--output``: also write the printed table to a file, in the format of its suffix."""
     parser.add_argument("--output", metavar="TABLE",
                         help="also write the table to this file: .tex (LaTeX, booktabs), "
-                             ".md (Markdown) or .csv, by suffix")
+                             ".md (Markdown) or .csv, by suffix; a command printing several "
+                             "tables writes one file each beside it, named after the table "
+                             "(t.md → t-systems.md, t-variance.md …)")
 
 
 def write_table(table: Any, args: argparse.Namespace, *, caption: str = "") -> None:
@@ -329,3 +332,28 @@ def write_table(table: Any, args: argparse.Namespace, *, caption: str = "") -> N
                  else frame_table(table, caption=caption))
     table.write(path)
     notice(f"table written to {path}")
+
+
+def write_tables(parts: dict[str, tuple[Any, str]], args: argparse.Namespace) -> None:
+    """Write several printed tables to ``--output`` when given: ``{part: (table,
+    caption)}``. One part goes to the file itself; several go beside it, one file each,
+    named after the part (``--output t.md`` → ``t-systems.md``, ``t-variance.md`` …)."""
+    path = getattr(args, "output", None)
+    if not path or not parts:
+        return
+    from ..io.table import Table
+    from ..tables import frame_table
+
+    target = Path(path)
+    for part, (table, caption) in parts.items():
+        if not isinstance(table, Table):
+            table = frame_table(table, caption=caption)
+        out = target if len(parts) == 1 else target.with_name(
+            f"{target.stem}-{_file_part(part)}{target.suffix}")
+        table.write(out)
+        notice(f"table written to {out}")
+
+
+def _file_part(text: str) -> str:
+    """A table's name as a piece of a file name (letters, digits, '-', '_', '.', '@')."""
+    return "".join(c if c.isalnum() or c in "-_.@" else "_" for c in text)

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import get_args
 
 from .._options import ErrorDistribution, Likelihood
 from ..dims import MEASURE
-from ..errors import ScorestdError
-from ._common import add_command, check_figure_path, load_data, print_table
+from ..errors import ScorestdError, ScorestdWarning
+from ._common import (
+    add_command,
+    add_output_argument,
+    check_figure_path,
+    load_data,
+    print_table,
+    write_tables,
+)
 
 COLUMNS = ["score", "score_ci_low", "score_ci_high", "effect", "prob_best", "mean_rank",
            "rhat", "ess_bulk"]
@@ -71,6 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "reference system (--reference)")
     p.add_argument("--heatmap", metavar="PATH",
                    help="write the heat map of pairwise probabilities P(A > B)")
+    add_output_argument(p)
     p.add_argument("--save", metavar="PATH",
                    help="write the posterior draws (netCDF groups, readable by arviz)")
 
@@ -100,9 +109,19 @@ def run(args: argparse.Namespace) -> int:
                             f"--measure to write figures or draws")
     options = {"chains": args.chains, "draws": args.draws, "warmup": args.warmup,
                "thin": args.thin, "seed": args.seed}
+    parts: dict[str, tuple] = {}  # the tables printed, for --output
+
+    def keep(name: str, measure: str, frame, caption: str) -> None:
+        key = name if len(measures) == 1 else f"{measure}-{name}"
+        frame = frame.copy()
+        columns = dict(frame.attrs.get("columns", {}))
+        frame.attrs = {**frame.attrs, "columns": {**LEGEND, **columns} if name == "systems"
+                       else columns}
+        parts[key] = (frame, f"{caption} Measure {measure}.")
+
     for measure in measures:
         if args.compare:
-            _compare(cube, measure, options, args)
+            _compare(cube, measure, options, args, keep)
             continue
         fit = bayes_crossed(cube, measure=measure, errors=args.errors, nu=args.nu,
                             heteroscedastic=args.heteroscedastic,
@@ -120,18 +139,26 @@ def run(args: argparse.Namespace) -> int:
               f"mu = {table.attrs['mu']:.4f}{scale}")
         print_table(table[COLUMNS], legend=LEGEND)
         print()
+        keep("systems", measure, table[COLUMNS],
+             f"Systems, best first: expected scores ({args.ci_prob:.0%} HDI) and effects "
+             f"of the {model} model; mu = {table.attrs['mu']:.4f}{scale}.")
+        components = fit.variance_components(ci_prob=args.ci_prob).to_dataframe()
         print(f"variance components ({args.ci_prob:.0%} ETI){scale}:")
-        print_table(fit.variance_components(ci_prob=args.ci_prob).to_dataframe(),
-                    floatfmt="{:.6f}")
+        print_table(components, floatfmt="{:.6f}")
         print()
+        keep("variance", measure, components,
+             f"Variance components ({args.ci_prob:.0%} ETI){scale} of the {model} model.")
         if args.pairs:
             pairs = fit.pairs(ci_prob=args.ci_prob, rope=args.rope)
-            _print_pairs(pairs, args.pairs)
+            keep("pairs", measure, _print_pairs(pairs, args.pairs),
+                 f"The {args.pairs} most uncertain system pairs (P(A > B) closest to 1/2).")
         if args.ppc:
             checks = fit.predictive_checks(seed=args.seed)
             print("posterior predictive checks (observed against replicated scores):")
             print_table(checks.overall)
             print()
+            keep("checks", measure, checks.overall,
+                 "Posterior predictive checks: observed against replicated scores.")
             plot_predictive_checks(checks, path=args.ppc)
             print(f"figure written to {args.ppc}")
         if args.forest:
@@ -149,44 +176,62 @@ def run(args: argparse.Namespace) -> int:
 
             atomic_netcdf(fit.to_datatree(), args.save)
             print(f"posterior written to {args.save}")
+    write_tables(parts, args)
     return 0
 
 
-def _compare(cube, measure: str, options: dict, args: argparse.Namespace) -> None:
+def _compare(cube, measure: str, options: dict, args: argparse.Namespace, keep) -> None:
     from ..bayes import compare_likelihoods
 
     res = compare_likelihoods(cube, measure=measure, **options)
     print(f"measure: {measure}   likelihoods compared by PSIS-LOO (all scores)")
-    print_table(res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "p_loo", "weight",
-                           "pareto_k_max", "pareto_k_bad"]])
-    cont = compare_likelihoods(res.fits, cells="continuous")
+    loo = res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "p_loo", "weight",
+                     "pareto_k_max", "pareto_k_bad"]]
+    print_table(loo)
+    keep("loo", measure, loo, "Likelihoods compared by PSIS-LOO (all scores).")
+    with warnings.catch_warnings():  # its Pareto k are a subset of those just warned about
+        warnings.filterwarnings("ignore", message="compare_likelihoods: PSIS-LOO",
+                                category=ScorestdWarning)
+        cont = compare_likelihoods(res.fits, cells="continuous")
     print()
     print("on the scores strictly inside (0, 1) only (densities under every likelihood):")
-    print_table(cont.table[["rank", "elpd_loo", "se", "elpd_diff", "dse"]])
+    inside = cont.table[["rank", "elpd_loo", "se", "elpd_diff", "dse"]]
+    print_table(inside)
+    keep("loo-inside", measure, inside, "Likelihoods compared by PSIS-LOO on the scores "
+                                        "strictly inside (0, 1).")
     print()
     print("rank agreement (Kendall's tau_b of the rankings by expected score):")
     print_table(res.rank_agreement)
+    keep("rank-agreement", measure, res.rank_agreement,
+         "Kendall's tau_b between the rankings by expected score under each likelihood.")
     print()
     top = res.systems.head(10)
     top.columns = [f"{lk}:{col}" for lk, col in top.columns]
     print("expected score, P(best) and mean rank under each likelihood (10 best):")
     print_table(top)
+    keep("systems", measure, top, "Expected score, P(best) and mean rank under each "
+                                  "likelihood (10 best systems).")
     print()
     print(f"{len(res.decisions)} pair(s) decided (P >= 0.95 either way) under some "
           f"likelihood but not all" + (":" if len(res.decisions) else ""))
     if len(res.decisions):
-        print_table(res.decisions.head(args.pairs or len(res.decisions)))
+        decided = res.decisions.head(args.pairs or len(res.decisions))
+        print_table(decided)
+        keep("decisions", measure, decided, "Pairs decided (P >= 0.95 either way) under "
+                                            "some likelihood but not all.")
     print()
 
 
-def _print_pairs(pairs, top: int) -> None:
+def _print_pairs(pairs, top: int):
     frame = pairs.to_dataframe()
     frame = frame[[c for c in PAIR_COLUMNS if c in frame.columns]]
     order = (frame["prob_greater"] - 0.5).abs().sort_values(kind="stable").index
     print(f"the {min(top, len(frame))} most uncertain of {len(frame)} pairs "
           f"(P(A > B) closest to 1/2):")
-    print_table(frame.loc[order[:top]].reset_index(drop=True))
+    shown = frame.loc[order[:top]].reset_index(drop=True)
+    print_table(shown)
     print()
+    return shown
 
 
 def _closed_form(cube, args: argparse.Namespace) -> int:
@@ -194,12 +239,17 @@ def _closed_form(cube, args: argparse.Namespace) -> int:
     from ..plots.bayes import plot_pair_probabilities
 
     res = bayes_compare(cube, ci_prob=args.ci_prob, rope=args.rope)
+    parts = {}
     for measure in res[MEASURE].values:
         one = res.sel({MEASURE: measure})
         print(f"measure: {measure}   closed-form paired posterior (reference prior)   "
               f"pairs: {one.sizes['pair']}")
-        _print_pairs(one, args.pairs or one.sizes["pair"])
+        shown = _print_pairs(one, args.pairs or one.sizes["pair"])
+        parts[f"{measure}-pairs" if res.sizes[MEASURE] > 1 else "pairs"] = (
+            shown, f"Closed-form paired posterior (reference prior), measure {measure}: "
+                   "the pairs, P(A > B) closest to 1/2 first.")
         if args.heatmap:
             plot_pair_probabilities(one, path=args.heatmap)
             print(f"figure written to {args.heatmap}")
+    write_tables(parts, args)
     return 0

@@ -41,8 +41,10 @@ def run(args: argparse.Namespace) -> int:
     result = discriminative_power(load_data(args), test=args.test,
                                   schemes=split_list(args.schemes),
                                   alphas=split_list(args.alpha, float), B=args.B, seed=args.seed)
-    print(f"discriminative power: {result.data.attrs['data']}, {args.test}, "
-          f"{result.data.sizes['pair']} system pairs")
+    attrs = result.data.attrs
+    print(f"discriminative power of the {args.test} test: {attrs['n_systems']} systems "
+          f"({result.data.sizes['pair']} pairs), {attrs['n_topics']} topics; "
+          f"data: {attrs['data']}")
     print_table(result.summary())
     write_table(result, args)
     write_figure(result, args.out)

@@ -15,7 +15,7 @@ from ._common import (
     load_data,
     notice,
     print_table,
-    write_table,
+    write_tables,
 )
 
 #: Data of ``scorestd report`` without DATA (``scorestd.plots.report.DEFAULT_DATA``).
@@ -47,24 +47,31 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.out, directory=True)
     cube = load_data(args)
     report = standardization_report(cube, models=args.models, degenerate=args.degenerate)
+    legend = {"raw": "mean raw score over the topics",
+              "<model>": "mean score standardized with the model, fitted per topic on every "
+                         "system",
+              "<model>#": "rank of the system by that mean (1 = best)"}
+    size = f"{cube.sizes['topic']} topics, {cube.sizes['system']} systems"
+    parts = {}
     for measure, table in report.tables.items():
-        print(f"== {cube.attrs.get('dataset', args.data)}, {measure}: "
-              f"{cube.sizes['topic']} topics, {cube.sizes['system']} systems ==")
+        print(f"== {cube.attrs.get('dataset', args.data)}, {measure}: {size} ==")
         print("system means and ranks (1 = best) per standardization:")
-        print_table(table if args.top is None else table.head(args.top),
-                    legend={"raw": "mean raw score over the topics",
-                            "<model>": "mean score standardized with the model, fitted per "
-                                       "topic on every system",
-                            "<model>#": "rank of the system by that mean (1 = best)"})
+        shown = table if args.top is None else table.head(args.top)
+        print_table(shown, legend=legend)
         print()
+        shown = shown.copy()
+        shown.attrs["columns"] = legend
+        parts[f"means-{measure}"] = (shown, f"System means and ranks (1 = best) of {measure} "
+                                            f"per standardization ({size}).")
         print("Kendall tau_b between each standardized ranking and the raw ranking:")
         tau = report.tau[[measure]].rename(columns={measure: "tau_b"}).rename_axis(columns=None)
         print_table(tau, legend={"tau_b": f"Kendall τ_b of the model's ranking with the raw "
                                           f"ranking ({measure})"})
         print()
-    write_table(report.tau, args, caption=(
+    parts["tau"] = (report.tau, (
         f"Kendall τ_b between the ranking of the {cube.sizes['system']} systems by each "
         f"model's standardized mean and the raw ranking ({cube.sizes['topic']} topics)."))
+    write_tables(parts, args)
     if not args.no_plots:
         for path in report.write_plots(Path(args.out)):
             notice(f"wrote {path}")

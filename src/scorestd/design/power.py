@@ -43,12 +43,14 @@ from .._options import (
     check_positive,
     check_probability,
 )
-from ..dims import SYSTEM
-from ..errors import OptionError, ScorestdError, UnreachableTargetError
+from ..dims import MEASURE, SYSTEM
+from ..errors import OptionError, ScorestdError, UnreachableTargetError, warn
 from ..mapping import maps_extra_dims
+from ..measures import check_target_in_range, measure_info
 from .variance import estimate_variance
 
 __all__ = [
+    "check_design_target",
     "design_variance",
     "f_critical",
     "power_function",
@@ -204,6 +206,62 @@ def _t_power(power: float, nc: float, df: float, alpha: float, alternative: str)
     return float(upper + lower)
 
 
+#: What a design target is, per test, and how many measure ranges it may span.
+_TARGETS: Mapping[str, tuple[str, float]] = {
+    "paired_t": ("a difference between two systems' mean scores", 1.0),
+    "unpaired_t": ("a difference between two systems' mean scores", 1.0),
+    "anova": ("the range between the best and the worst system's mean scores", 1.0),
+    "ci": ("the width of an interval of a difference of mean scores", 2.0),
+}
+
+
+def _raw_measures(variance: Any) -> list[str]:
+    """The measures of a variance estimated from raw scores (standardized schemes have
+    ranges of their own; a variance given as a number has no measure)."""
+    if not isinstance(variance, xr.DataArray) or MEASURE not in variance.coords:
+        return []
+    if "scheme" in variance.coords and "raw" not in variance["scheme"].values.tolist():
+        return []
+    return [str(m) for m in np.atleast_1d(variance[MEASURE].values)]
+
+
+def check_design_target(name: str, value: float, variance: Any, test: str) -> float:
+    """A design target (``min_diff``: a difference, a range, an interval's width) within
+    what the scores of the measures of ``variance`` can span (when estimated from raw
+    scores of known measures).
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> v = design_variance(scorestd.datasets.load("adhoc8_ap"), "paired_t")
+    >>> check_design_target("min_diff", 0.05, v, "paired_t")
+    0.05
+    >>> check_design_target("min_diff", 1.5, v, "paired_t")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: min_diff=1.5 is out of reach for measure 'ap', whose scores are in [0, 1]: a difference between two systems' mean scores is at most 1
+    """
+    what, spans = _TARGETS[test]
+    return check_target_in_range(name, value, _raw_measures(variance), what=what, spans=spans)
+
+
+def _warn_beyond_range(solved: Any, variance: Any, test: str) -> None:
+    """Say when a solved minimum detectable difference is beyond the measure's range:
+    no difference the scores can show is detectable with that design."""
+    what, spans = _TARGETS[test]
+    for label in _raw_measures(variance):
+        info = measure_info(label)
+        if info is None or not math.isfinite(info.upper - info.lower):
+            continue
+        limit = spans * (info.upper - info.lower)
+        values = solved.sel({MEASURE: label}) if isinstance(solved, xr.DataArray) else solved
+        if bool(np.any(np.asarray(values) > limit)):
+            warn(f"measure {label!r}: the minimum detectable difference "
+                 f"{float(np.nanmax(values)):.4g} is beyond the scores' range "
+                 f"{info.describe()} ({what} is at most {limit:g}); no difference the "
+                 "scores can show is detectable with this design")
+
+
 @maps_extra_dims(vectorized=True)  # through design_variance
 def solve_power(
     scores: Any = None,
@@ -311,6 +369,8 @@ def solve_power(
         "power": None if power is None else check_probability("power", power),
     }
     check_count("max_topics", max_topics, 2)
+    if known["min_diff"] is not None:
+        check_design_target("min_diff", known["min_diff"], variance, test)
 
     def solve(var: float) -> float:
         if not np.isfinite(var):
@@ -324,6 +384,8 @@ def solve_power(
         out = out.rename(missing[0]).assign_attrs(
             test=test, variance_kind=variance.attrs.get("kind", "given"),
             **{k: v for k, v in known.items() if v is not None})
+        if missing[0] == "min_diff":
+            _warn_beyond_range(out, variance, test)
         return out.astype(np.int64) if missing[0] == "n_topics" and out.notnull().all() else out
     return _solve_one(
         power_function(test, variance=variance, n_systems=n_systems, alternative=alternative),

@@ -76,13 +76,20 @@ from .._options import (
     DesignMethod,
     DesignTest,
     check_count,
+    check_fits_memory,
     check_option,
     check_positive,
     check_probability,
 )
 from ..errors import OptionError, ScorestdError, UnreachableTargetError
 from ..mapping import maps_extra_dims
-from .power import design_variance, f_critical, power_function, smallest_n
+from .power import (
+    check_design_target,
+    design_variance,
+    f_critical,
+    power_function,
+    smallest_n,
+)
 
 __all__ = [
     "DesignTest",
@@ -189,6 +196,7 @@ def topic_set_size(
     schemes: Sequence[str] | None = None,
     scheme_options: Mapping[str, Mapping[str, Any]] | None = None,
     max_topics: int = 1_000_000,
+    memory: int | str | None = None,
 ) -> Any:
     """Number of topics needed, for one design or over a grid of designs.
 
@@ -220,6 +228,9 @@ def topic_set_size(
         :func:`scorestd.models.schemes.check_schemes`).
     max_topics : int
         Give up (with an error) beyond this many topics.
+    memory : int or str, optional
+        Memory budget of the grid (``"512MB"``; default ``$SCORESTD_MEMORY``, else
+        256 MiB): a grid whose answers would not fit is refused before any search.
 
     Returns
     -------
@@ -273,9 +284,16 @@ def topic_set_size(
             grid[name] = checkers[name](value)
         else:
             axes[name] = [checkers[name](v) for v in value]
+    for value in axes.get("min_diff", [grid["min_diff"]]):
+        check_design_target("min_diff", value, variance, test)
     if not isinstance(variance, xr.DataArray) and not axes:
         return _size_one(float(variance), test, method, max_topics, **grid)
     var = variance if isinstance(variance, xr.DataArray) else xr.DataArray(float(variance))
+    cells = var.size * math.prod(len(v) for v in axes.values())
+    # the answers, the broadcast arguments and np.vectorize's object array
+    shape = " × ".join([*map(str, var.shape), *(str(len(v)) for v in axes.values())])
+    check_fits_memory(8 * cells * (3 + len(axes)), memory,
+                      f"the answers of a grid of {cells} designs ({shape})", instead="ask for a smaller grid")
     coords = [xr.DataArray(v, dims=k, coords={k: v}) for k, v in axes.items()]
 
     def one(v: float, *values: float) -> float:

@@ -23,6 +23,7 @@ import pandas as pd
 import xarray as xr
 
 from .._options import RENAMED_TESTS, PairedTest, check_count, check_option
+from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM
 from ..errors import ScoreDataError, ScorestdError
 from ..kernels.decisions import fraction_significant
@@ -64,7 +65,14 @@ class DiscriminativePower(Experiment):
         """
         frame = self.data["fraction"].to_dataframe()["fraction"].unstack("alpha")
         frame.columns = [f"alpha={a:g}" for a in frame.columns]
-        return by_measure_and_scheme(frame)
+        frame = by_measure_and_scheme(frame)
+        attrs = self.data.attrs
+        adjusted = ("p adjusted for the family of all pairs by the test"
+                    if attrs["test"] in FAMILY_TESTS else "no correction")
+        frame.attrs["columns"] = {
+            "alpha=α": f"fraction of the {self.data.sizes['pair']} system pairs whose "
+                       f"{attrs['test']} test (two-sided, {adjusted}) gives p < α"}
+        return frame
 
     def plot(self, path: Any = None, *, alpha: float | None = 0.05):
         """ASL curves: p-value against pair rank, one line per scheme, a panel per measure.
@@ -157,14 +165,19 @@ def discriminative_power(
     record = None if root is None else seed_record(root)  # before spawning advances it
     children = None if root is None else root.spawn(c.sizes[MEASURE])
     p_all, diff_all = [], []
-    for k, m in enumerate(c[MEASURE].values):
-        stack = standardized_stack(c.sel({MEASURE: [m]}), schemes)  # (scheme, T, S)
-        if test in FAMILY_TESTS and np.isnan(stack).any():
-            raise ScoreDataError(f"measure {m!r}: the {test} test needs complete scores; "
-                                 f"drop topics with missing scores")
-        _, p = paired_test(stack, test, B=B, seed=None if children is None else children[k])
-        p_all.append(p)
-        diff_all.append(describe_pairs(stack)[0])
+    # one bar over the measures for the resampling tests (the others take a moment)
+    with progress_bar(c.sizes[MEASURE], "discriminative power", unit=None,
+                      show=None if test in RESAMPLING_TESTS else False) as job:
+        for k, m in enumerate(c[MEASURE].values):
+            stack = standardized_stack(c.sel({MEASURE: [m]}), schemes)  # (scheme, T, S)
+            if test in FAMILY_TESTS and np.isnan(stack).any():
+                raise ScoreDataError(f"measure {m!r}: the {test} test needs complete "
+                                     f"scores; drop topics with missing scores")
+            with job.part(1):
+                _, p = paired_test(stack, test, B=B,
+                                   seed=None if children is None else children[k])
+            p_all.append(p)
+            diff_all.append(describe_pairs(stack)[0])
     return DiscriminativePower(_dataset(c, schemes, alphas, np.stack(p_all, axis=1),
                                         np.stack(diff_all, axis=1), test, B, record))
 

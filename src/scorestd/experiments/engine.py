@@ -37,7 +37,13 @@ from typing import Any
 
 import numpy as np
 
-from .._options import DEFAULT_MEMORY, MEMORY_ENV, check_count, memory_budget
+from .._options import (
+    DEFAULT_MEMORY,
+    MEMORY_ENV,
+    check_count,
+    check_fits_memory,
+    memory_budget,
+)
 from .._progress import Progress, progress_bar
 from ..kernels.blas import single_threaded_blas
 from ..kernels.seeds import child_sequence, root_sequence
@@ -166,7 +172,8 @@ def trials_per_batch(trial_bytes: int, memory: int | str | None = None,
     """How many trials of ``trial_bytes`` each a batch holds.
 
     As many as fit in :data:`BATCH_BYTES` (16 MiB) or in the memory budget if that is
-    smaller; at least 1 (a single trial that needs more still runs), at most ``trials``.
+    smaller; at least 1, at most ``trials``. A single trial over the budget is refused
+    (:class:`~scorestd.errors.OptionError` naming the budget) before any work.
 
     Examples
     --------
@@ -176,7 +183,12 @@ def trials_per_batch(trial_bytes: int, memory: int | str | None = None,
     4
     >>> trials_per_batch(2**20, trials=7)
     7
+    >>> trials_per_batch(2**30, "64MB")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: the working arrays of one trial need 1.1 GB, over the memory budget of 64.0 MB (memory='64MB'); ask for less or raise memory=
     """
+    check_fits_memory(int(trial_bytes), memory, "the working arrays of one trial")
     size = max(1, min(BATCH_BYTES, memory_budget(memory)) // max(1, int(trial_bytes)))
     return size if trials is None else max(1, min(size, int(trials)))
 
@@ -272,19 +284,22 @@ def run_batches(
         if client is None:
             with reusing_buffers(Workspace()):
                 results = _run_local(compute, data, parts, batch_slices(trials, batch_size),
-                                     job)
+                                     job, memory)
         else:
             results = _run_on_cluster(compute, parts, trials, batch_size, data, client, job)
     return _concatenate(results)
 
 
-def _run_local(compute, data, parts, slices, job: Progress | None = None
-               ) -> list[dict[str, np.ndarray]]:
+def _run_local(compute, data, parts, slices, job: Progress | None = None,
+               memory: int | str | None = None) -> list[dict[str, np.ndarray]]:
     """``compute`` on every batch, in this process, with a single-threaded BLAS."""
     results = []
+    trials = slices[-1].stop if slices else 0
     with single_threaded_blas():
         for sl in slices:
             results.append(compute(data, *_batch_arrays(parts, sl)))
+            if len(results) == 1:
+                check_results_fit(results[0], sl.stop - sl.start, trials, memory)
             if job is not None:
                 job.advance(sl.stop - sl.start)
     return results
@@ -301,6 +316,22 @@ def _batch_arrays(parts, trials: slice) -> list[np.ndarray]:
         else:
             out.append(piece)
     return out
+
+
+def check_results_fit(first: Mapping[str, np.ndarray], first_trials: int, trials: int,
+                      memory: int | str | None) -> None:
+    """Refuse, after the first batch, a study whose results for all ``trials`` (twice:
+    the batches and their concatenation) would not fit in the memory budget.
+
+    Examples
+    --------
+    >>> check_results_fit({"p": np.zeros((10, 1000))}, 10, 10**6, "64MB")
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: the results of 1000000 trials need 16.0 GB, over the memory budget of 64.0 MB (memory='64MB'); ask for less or raise memory=
+    """
+    per_trial = sum(np.asarray(a).nbytes for a in first.values()) / max(1, first_trials)
+    check_fits_memory(int(2 * per_trial * trials), memory, f"the results of {trials} trials")
 
 
 def _concatenate(results: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:

@@ -15,6 +15,7 @@ case: S_x on Q_a, S_y on Q_b, all systems on Q_c, on Q_a ∪ Q_c and on all topi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -154,12 +155,10 @@ def smoothing_experiment(
         raise ValueError(f"smoothing needs at least 4 systems, the cube has {n_systems}")
     raw = standardized_stack(cube, [RAW])[0]
 
-    def draw(rng):
-        topics = rng.permutation(n_total)[: 3 * n_topics].reshape(3, n_topics)
-        return topics, rng.permutation(n_systems)
-
     root = experiment_root(seed)
-    indices = draw_trials(root, trials, draw)
+    # drawn batch by batch: memory does not grow with the trials
+    indices = draw_trials(root, trials, functools.partial(_draw, n_total, n_topics, n_systems),
+                          lazy=True)
     # the whole-population ranking of each scheme: the same for every trial
     models = [scheme_model(s, scheme_options) for s in schemes]
     truths = [topic_means(_standardize(model, raw)) for model in models]
@@ -173,6 +172,12 @@ def smoothing_experiment(
     return SmoothingExperiment(trial_dataset(
         cube, "smoothing", stats, schemes=schemes, trials=trials, seed=seed_record(root),
         coords={"alpha": alphas}, n_topics=n_topics))
+
+
+def _draw(n_total: int, n_topics: int, n_systems: int, rng: np.random.Generator):
+    """One trial: three disjoint topic sets of ``n_topics`` and an order of the systems."""
+    topics = rng.permutation(n_total)[: 3 * n_topics].reshape(3, n_topics)
+    return topics, rng.permutation(n_systems)
 
 
 def _standardize(model: Model | None, x: np.ndarray) -> np.ndarray:

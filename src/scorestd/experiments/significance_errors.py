@@ -53,6 +53,7 @@ from scipy import special, stats
 from .._options import (
     SimulationCopula,
     check_count,
+    check_fits_memory,
     check_level_in,
     check_option,
     check_probability,
@@ -214,25 +215,40 @@ def _select(design: _Design, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return group, p_first + np.minimum((u[:, 2] * p_count).astype(np.int64), p_count - 1)
 
 
-def _draw_pairs(design: _Design, rng: np.random.Generator, n: int, n_topics: int,
+def _draw_pairs(design: _Design, rngs: Sequence[np.random.Generator], n: int, n_topics: int,
                 support: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Baseline and experimental scores ``(n, T)`` of ``n`` trials."""
-    group, pair = _select(design, rng.random((n, 3)))
-    if design.keys is None:
-        z = rng.standard_normal((n, 2, n_topics))
-        rho = design.rho[pair][:, np.newaxis]
-        ub = special.ndtr(z[:, 0])
-        ue = special.ndtr(rho * z[:, 0] + np.sqrt(np.maximum(1 - rho * rho, 0.0)) * z[:, 1])
-    else:  # every trial its pair's copula, all trials in one vectorised pass
+    """Baseline and experimental scores ``(len(rngs) * n, T)``: ``n`` trials of each
+    block's generator, block after block.
+
+    Each block draws its trials' pairs and uniforms from its own generator; the pair
+    copulas and the margins then turn the uniforms of all blocks into scores in one
+    vectorised pass (each draw depends only on its own uniforms, so the scores are the
+    same however the blocks are batched).
+    """
+    groups, pairs, uniforms = [], [], []
+    for rng in rngs:
+        group, pair = _select(design, rng.random((n, 3)))
+        groups.append(group)
+        pairs.append(pair)
+        if design.keys is None:
+            z = rng.standard_normal((n, 2, n_topics))
+            rho = design.rho[pair][:, np.newaxis]
+            uniforms.append(np.stack([special.ndtr(z[:, 0]), special.ndtr(
+                rho * z[:, 0] + np.sqrt(np.maximum(1 - rho * rho, 0.0)) * z[:, 1])], axis=-1))
+        else:
+            uniforms.append(rng.random((n, n_topics, pair_copulas.UNIFORMS)))
+    group, pair = np.concatenate(groups), np.concatenate(pairs)
+    uu = np.concatenate(uniforms)
+    if design.keys is not None:  # every trial its pair's copula, all in one pass
         cop = design.copulas[pair]
         uu = pair_copulas.sample(cop[:, 0].astype(np.int64), cop[:, 1].astype(np.int64),
-                                 cop[:, 2:5], rng.random((n, n_topics, 2)), tau=cop[:, 5])
-        flip = (design.keys[pair, 1] > design.keys[pair, 2])[:, np.newaxis]
-        ub = np.where(flip, uu[..., 1], uu[..., 0])
-        ue = np.where(flip, uu[..., 0], uu[..., 1])
-    base = table_inverse(design.base_tables, ub, rows=design.base_margin[group][:, None],
-                         support=support, flat=design.base_flat)
-    exp = table_inverse(design.exp_tables, ue, rows=design.exp_rows[pair][:, None],
+                                 cop[:, 2:5], uu, tau=cop[:, 5])
+        flip = (design.keys[pair, 1] > design.keys[pair, 2])[:, np.newaxis, np.newaxis]
+        uu = np.where(flip, uu[..., ::-1], uu)
+    base = table_inverse(design.base_tables, uu[..., 0],
+                         rows=design.base_margin[group][:, None], support=support,
+                         flat=design.base_flat)
+    exp = table_inverse(design.exp_tables, uu[..., 1], rows=design.exp_rows[pair][:, None],
                         support=support, flat=design.exp_flat)
     return base, exp
 
@@ -255,12 +271,12 @@ def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[s
     reject = np.zeros((len(blocks), len(tests), 2, len(alphas)), dtype=np.int64)
     wrong = np.zeros((len(blocks), len(tests), len(alphas)), dtype=np.int64)
     valid = np.zeros((len(blocks), len(tests)), dtype=np.int64)
+    rngs = [_random.block_generator(data["root"], int(block)) for block in blocks]
+    base_all, exp_all = _draw_pairs(design, rngs, _random.BLOCK, n_topics, data["support"])
     for r, (block, kept) in enumerate(zip(blocks, keep, strict=True)):
-        rng = _random.block_generator(data["root"], int(block))
-        base, exp = _draw_pairs(design, rng, _random.BLOCK, n_topics, data["support"])
-        base, exp = base[:kept], exp[:kept]
-        rej, ok, negative = _rejections(base, exp, alphas, tests, data["crit"], data["B"],
-                                        data["root"], int(block))
+        rows = slice(r * _random.BLOCK, r * _random.BLOCK + kept)
+        rej, ok, negative = _rejections(base_all[rows], exp_all[rows], alphas, tests,
+                                        data["crit"], data["B"], data["root"], int(block))
         reject[r] = rej.sum(axis=2)
         wrong[r] = (rej[:, 1] & negative[None, :, None]).sum(axis=1)
         valid[r] = ok.sum(axis=1)
@@ -571,14 +587,19 @@ def error_rates(
     trials_type2 = check_count("trials_type2", trials_type2)
     B = check_count("B", B)
     sizes = check_sequence("n_topics", n_topics, lambda n, v: check_count(n, v, 3))
-    if batch_size is None:
-        per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes))
-        batch_size = max(1, memory_budget(memory) // per_block)
-    else:
-        batch_size = check_count("batch_size", batch_size)
     alphas_arr = np.asarray(check_sequence("alphas", alphas, check_probability))
     deltas_arr = (None if deltas is None
                   else np.asarray(check_sequence("deltas", deltas, check_probability)))
+    # a block's resamples, scores and decisions at every α: refused before any work when
+    # one block is over the budget (batch_size= sets how many blocks, not their size)
+    per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes)
+                     + 4 * _random.BLOCK * len(tests) * len(alphas_arr))
+    check_fits_memory(per_block, memory, f"the working arrays of one block of "
+                      f"{_random.BLOCK} trials (B = {B}, {max(sizes)} topics)")
+    if batch_size is None:
+        batch_size = max(1, memory_budget(memory) // per_block)
+    else:
+        batch_size = check_count("batch_size", batch_size)
     cubes = _collections(collections)
     if measures is None:
         measures = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))

@@ -101,6 +101,7 @@ def topic_set_validation(
     trials: int = 200,
     truth_topics: int = 20_000,
     seed: int | None = None,
+    memory: int | str | None = None,
 ) -> TopicSetValidation:
     """Check a topic set size design's promised power on simulated collections.
 
@@ -127,6 +128,9 @@ def topic_set_validation(
         Topics of the large simulated collection giving the true differences.
     seed : int
         Required.
+    memory : int or str, optional
+        Memory budget of the simulated collections (as :func:`scorestd.simulate`):
+        collections over it are refused before they are drawn.
 
     Returns
     -------
@@ -160,7 +164,7 @@ def topic_set_validation(
     with progress_bar(truth_topics + trials * sum(sizes.values()), "topic set validation",
                       unit=None) as job:
         with job.part(truth_topics):
-            truth = simulate(sim, n_topics=truth_topics, trials=1,
+            truth = simulate(sim, n_topics=truth_topics, trials=1, memory=memory,
                              seed=child_sequence(root, 0)).values[0, :, :, 0]
         i, j = np.triu_indices(len(sim.systems), k=1)
         rows = {k: [] for k in ("n_topics", "promised_power", "achieved_power", "achieved_se",
@@ -174,7 +178,7 @@ def topic_set_validation(
             diff = np.abs(true_means[i] - true_means[j])
             near = np.abs(diff - min_diff) <= tolerance * min_diff
             with job.part(trials * n):
-                cubes = simulate(sim, n_topics=n, trials=trials,
+                cubes = simulate(sim, n_topics=n, trials=trials, memory=memory,
                                  seed=child_sequence(root, 1 + s)).values[..., 0]
             t, df = paired_t_complete(_standardize(model, cubes))
             crit = stats.t.ppf(1 - alpha / 2, df)
@@ -245,6 +249,7 @@ def estd_stability(
     n_topics: int | None = None,
     trials: int = 500,
     seed: int | None = None,
+    memory: int | str | None = None,
 ) -> EstdStability:
     """Spread of a system's E-std score as the number of reference systems shrinks.
 
@@ -269,6 +274,9 @@ def estd_stability(
         Simulated collections.
     seed : int
         Required.
+    memory : int or str, optional
+        Memory budget of the simulated collections (as :func:`scorestd.simulate`):
+        collections over it are refused before they are drawn.
 
     Returns
     -------
@@ -299,7 +307,7 @@ def estd_stability(
     from ..simulation.simulator import simulate
 
     root = _random.root_sequence(seed)
-    cubes = simulate(sim, n_topics=n_topics, trials=trials,
+    cubes = simulate(sim, n_topics=n_topics, trials=trials, memory=memory,
                      seed=child_sequence(root, 0)).values[..., 0]  # (N, T, S)
     s = systems.index(system)
     others = np.delete(np.arange(len(systems)), s)

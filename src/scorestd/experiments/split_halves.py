@@ -12,6 +12,7 @@ computed on the scores being aggregated): Hard/Easy and Middle/Rest.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -167,8 +168,7 @@ def split_half(
     half = total // 2
     stack = standardized_stack(cube, schemes, scheme_options)
     root = experiment_root(seed)
-    topics = draw_trials(root, trials,
-                         lambda rng: rng.permutation(total)[: 2 * half].reshape(2, half))
+    topics = draw_trials(root, trials, functools.partial(_halves, total, half), lazy=True)
     # two halves and the temporaries of an aggregation over them
     stats = run_batches(_batch, topics, data=(stack, methods), batch_size=batch_size,
                         trial_bytes=subset_bytes(stack, half, 6), memory=memory,
@@ -180,6 +180,11 @@ def split_half(
     data = data.assign(fixed_tau=(fixed_dims, fixed["tau"]),
                        fixed_pearson=(fixed_dims, fixed["pearson"]))
     return SplitHalf(data.assign_coords(split=list(FIXED_SPLITS)))
+
+
+def _halves(total: int, half: int, rng: np.random.Generator) -> np.ndarray:
+    """One trial: two disjoint random halves ``(2, half)`` of the topics."""
+    return rng.permutation(total)[: 2 * half].reshape(2, half)
 
 
 def _check_methods(methods: Sequence[str]) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ the difference needed for a result on ``n`` topics to hold on another ``n`` topi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -169,7 +170,7 @@ def swap_rate(
     spread = float(np.nanmax(x) - np.nanmin(x))
     n_bins = max(1, int(np.ceil(spread / bin_width))) + 1
     root = experiment_root(seed)
-    perms = draw_trials(root, trials, lambda rng: rng.permutation(n_topics))
+    perms = draw_trials(root, trials, functools.partial(_permutation, n_topics), lazy=True)
     data = {"x": x, "sizes": sizes_arr, "bin_width": float(bin_width), "n_bins": n_bins}
     # per trial: the permuted scores and their cumulative sums, and a few arrays over
     # the system pairs of every scheme
@@ -209,3 +210,8 @@ def _min_diff(rate: np.ndarray, low: np.ndarray, threshold: float) -> np.ndarray
     start = np.minimum(first_ok, len(low) - 1)
     any_after = np.take_along_axis(observed_after, start[..., None], -1)[..., 0]
     return np.where(any_after & (first_ok < len(low)), low[start], np.nan)
+
+
+def _permutation(n_topics: int, rng: np.random.Generator) -> np.ndarray:
+    """One trial: an order of the topics."""
+    return rng.permutation(n_topics)

@@ -43,6 +43,10 @@ ATTRS_PREFIX = "# scorestd-attrs: "
 #: ``"position"`` for a dim without labels); not an attr of the cube read back.
 EXTRA_DIMS_KEY = "scorestd:extra_dims"
 
+#: Key of the attrs written with a long table that holds the cube's coordinates besides its
+#: labels (a simulated collection's ``true_mean`` per system …): their dims and values.
+COORDS_KEY = "scorestd:coords"
+
 
 def from_dataframe(
     frame: pd.DataFrame | pd.Series,
@@ -251,7 +255,8 @@ def write_long_csv(scores: xr.DataArray, path: str | os.PathLike, *,
     The first line is ``# scorestd-attrs: {json}`` so that :func:`read_long_csv`
     restores the provenance. Extra dims (``trial`` …) are written as the first columns,
     slice by slice (as :func:`to_dataframe`), and named with the type of their labels
-    on line 1, so that the file reads back into the same cube; values keep full precision (the shortest text that reads
+    on line 1, as are the cube's other coordinates (a simulated collection's
+    ``true_mean`` …), so that the file reads back into the same cube; values keep full precision (the shortest text that reads
     back as the same float); missing scores are empty. Rows are written in blocks of
     :data:`WRITE_BLOCK`, so memory stays bounded whatever the size of the cube. The
     file is written whole or not at all (:func:`scorestd.io.atomic.atomic_output`).
@@ -391,8 +396,9 @@ def read_long_csv(
                      [r[where["value"]] for r in block], dialect.decimal)
     if rows.n == 0:
         raise ScoreDataError("no rows after the header", path=p)
+    coords = attrs.pop(COORDS_KEY, {})
     cube = rows.cube(attrs, where=lambda row: f"line {line_of(row)}", strict=strict)
-    return _typed_extra_labels(cube, kinds) if kinds else cube
+    return _with_coords(_typed_extra_labels(cube, kinds) if kinds else cube, coords)
 
 
 def _next_rows(reader, n: int, path: Path, header_lines: int) -> list[list[str]]:
@@ -476,11 +482,12 @@ def read_parquet(path: str | os.PathLike, *, strict: bool = False) -> xr.DataArr
     stored = frame.attrs.get("scorestd")
     attrs = json.loads(stored) if stored else {"source": str(p), "source_format": "parquet"}
     kinds = dict(attrs.pop(EXTRA_DIMS_KEY, {}))
+    coords = attrs.pop(COORDS_KEY, {})
     frame.attrs = {}
     try:
         cube = from_dataframe(frame, attrs=attrs, strict=strict, extra_dims=list(kinds))
         unlabelled = [dim for dim, kind in kinds.items() if kind == "position"]
-        return cube.drop_vars(unlabelled) if unlabelled else cube
+        return _with_coords(cube.drop_vars(unlabelled) if unlabelled else cube, coords)
     except ScoreDataError as exc:
         raise ScoreDataError(exc.message, path=p) from None
 
@@ -519,7 +526,23 @@ def _header_attrs(c: xr.DataArray) -> dict:
     kinds = {"i": "int64", "u": "int64", "f": "float64", "b": "bool"}
     extra = {str(dim): (kinds.get(c[dim].dtype.kind, "str") if dim in c.coords else "position")
              for dim in extra_dims_of(c)}
-    return {**attrs, EXTRA_DIMS_KEY: extra} if extra else attrs
+    if extra:
+        attrs[EXTRA_DIMS_KEY] = extra
+    coords = {str(name): {"dims": [str(d) for d in coord.dims],
+                          "values": _jsonable({"v": coord.values})["v"]}
+              for name, coord in c.coords.items()
+              if name not in c.dims and coord.dtype.kind in "iufbU"}
+    if coords:
+        attrs[COORDS_KEY] = coords
+    return attrs
+
+
+def _with_coords(cube: xr.DataArray, coords: dict) -> xr.DataArray:
+    """The coordinates :func:`_header_attrs` recorded, back on the cube read (its labels
+    come in the order they were written)."""
+    for name, coord in coords.items():
+        cube = cube.assign_coords({name: (tuple(coord["dims"]), np.asarray(coord["values"]))})
+    return cube
 
 
 def _typed_extra_labels(cube: xr.DataArray, kinds: dict[str, str]) -> xr.DataArray:

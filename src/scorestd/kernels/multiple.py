@@ -12,6 +12,7 @@ from scipy import special, stats
 from scipy.interpolate import CubicSpline
 
 from .._options import Correction, check_option
+from .._progress import progress_bar
 from .blas import limited_blas
 from .paired import resolve_pairs, topics_last_but_one
 from .rank_tests import PairTestResult
@@ -27,8 +28,10 @@ __all__ = [
     "two_way_anova_mse",
 ]
 
-# Max cells of a block of permuted score matrices.
-_CHUNK_CELLS = 2**23
+# Max cells of a block of permuted score matrices: about 24 bytes a cell (the orders, their
+# permuted copy, the shuffled scores), 48 MiB a block. The p-values do not depend on it:
+# the permutations are drawn block after block from one stream.
+_CHUNK_CELLS = 2**21
 
 
 
@@ -268,14 +271,19 @@ def randomised_tukey_hsd_all_pairs(
     step = max(1, _CHUNK_CELLS // x.size)
     systems = np.arange(s)
     batch = (1,) * (x.ndim - 2)
-    for start in range(0, B, step):
-        b = min(step, B - start)
-        # one permutation per trial and topic, shared by every batch element (measures,
-        # simulated collections …): a batch element's p-values do not depend on the others
-        order = rng.permuted(np.broadcast_to(systems, (b, t, s)), axis=-1)
-        shuffled = np.take_along_axis(x[np.newaxis], order.reshape(b, *batch, t, s), axis=-1)
-        perm_means = shuffled.mean(axis=-2)  # (b, ..., S)
-        ranges = perm_means.max(axis=-1) - perm_means.min(axis=-1)  # (b, ...)
-        count += (ranges[..., None] >= diff - tol).sum(axis=0)
+    # a bar only inside a job that gives it a share, or for a long run on its own
+    with progress_bar(B, "randomised Tukey HSD", unit="permutation",
+                      show=None if B * x.size > _CHUNK_CELLS else False) as job:
+        for start in range(0, B, step):
+            b = min(step, B - start)
+            # one permutation per trial and topic, shared by every batch element (measures,
+            # simulated collections …): a batch element's p-values do not depend on others
+            order = rng.permuted(np.broadcast_to(systems, (b, t, s)), axis=-1)
+            shuffled = np.take_along_axis(x[np.newaxis], order.reshape(b, *batch, t, s),
+                                          axis=-1)
+            perm_means = shuffled.mean(axis=-2)  # (b, ..., S)
+            ranges = perm_means.max(axis=-1) - perm_means.min(axis=-1)  # (b, ...)
+            count += (ranges[..., None] >= diff - tol).sum(axis=0)
+            job.advance(b)
     p = (1.0 + count) / (B + 1.0)
     return PairTestResult(diff, p, np.full(diff.shape, t, dtype=np.int64))

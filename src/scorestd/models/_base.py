@@ -392,7 +392,9 @@ class FittedModel:
         self._source = source
 
     def __repr__(self) -> str:
-        return (f"<Fitted {self.model!r}: {self.params.sizes[TOPIC]} topics × "
+        extra = "".join(f"{size} {dim} × " for dim, size in self.params.sizes.items()
+                        if dim not in (TOPIC, MEASURE, SAMPLE))
+        return (f"<Fitted {self.model!r}: {extra}{self.params.sizes[TOPIC]} topics × "
                 f"{self.params.sizes[MEASURE]} measures>")
 
     @property
@@ -481,7 +483,7 @@ class FittedModel:
 
         def kernel(values: np.ndarray, degenerate: np.ndarray, *arrays: np.ndarray) -> np.ndarray:
             kwargs = {
-                name: arr if params[name].ndim == 3 else arr[..., np.newaxis]
+                name: arr if SAMPLE in params[name].dims else arr[..., np.newaxis]
                 for name, arr in zip(names, arrays, strict=True)
             }
             with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -493,7 +495,7 @@ class FittedModel:
             return self.model._apply_degenerate(y, values, degenerate, policy, has_missing,
                                                 fallback)
 
-        core = [[SAMPLE] if params[n].ndim == 3 else [] for n in names]
+        core = [[SAMPLE] if SAMPLE in params[n].dims else [] for n in names]
         out = xr.apply_ufunc(
             kernel, xc, params["degenerate"], *(params[n] for n in names),
             input_core_dims=[[SYSTEM], [], *core], output_core_dims=[[SYSTEM]],

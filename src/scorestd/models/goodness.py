@@ -13,7 +13,8 @@ import xarray as xr
 from .._options import Degenerate, FitDistance, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScorestdError
-from ..score_cube import validate
+from ..mapping import fold_topics, maps_extra_dims, unfold_topic_dataset
+from ..score_cube import extra_dims_of, validate
 from ._base import Model
 from ._bounded import squeeze
 from .registry import instantiate
@@ -32,7 +33,7 @@ class GoodnessOfFit:
     ----------
     data : xarray.Dataset
         ``loglik``, ``aic``, ``params`` (the ``k`` of the AIC) and ``distance`` over
-        ``model`` × topic × measure;
+        ``model`` × topic × measure (after the extra dims of the scores, if any);
         ``attrs["distance"]`` says which distance to the ecdf.
     """
 
@@ -48,7 +49,8 @@ class GoodnessOfFit:
         finite = values.notnull().any("model")
         best = values.fillna(np.inf).argmin("model").where(finite)
         counts = [(best == i).sum(TOPIC) for i in range(values.sizes["model"])]
-        return xr.concat(counts, dim="model").assign_coords(model=values["model"])
+        out = xr.concat(counts, dim="model").assign_coords(model=values["model"])
+        return out.transpose(*(d for d in values.dims if d != TOPIC))  # extra dims first
 
     def summary(self) -> pd.DataFrame:
         """One row per model and measure: total log-likelihood, mean AIC, mean and
@@ -104,6 +106,7 @@ def _note(loglik: float) -> str:
     return ""
 
 
+@maps_extra_dims(vectorized=True)
 def goodness_of_fit(
     scores: Any,
     models: Sequence[str | type[Model] | Model] = DEFAULT_MODELS,
@@ -128,7 +131,8 @@ def goodness_of_fit(
     Parameters
     ----------
     scores : xarray.DataArray
-        A cube or 2-D array; ``NaN`` scores are skipped.
+        A cube or 2-D array; ``NaN`` scores are skipped. Extra dims (``trial`` …) are
+        kept (first), each slice's topics fitted on their own.
     models : sequence of str, Model class or instance
         Models to compare (each must be a cdf model; the z-score is not).
     distance : {"ks", "cvm"}
@@ -151,6 +155,13 @@ def goodness_of_fit(
     {'normal': ..., 'uniform': ..., 'beta': ...}
     """
     check_option(distance, FitDistance, "distance")
+    if isinstance(scores, xr.DataArray) and extra_dims_of(scores):
+        # every topic of every slice is fitted on its own: one pass over the folded rows
+        cube = validate(scores, extra_dims=True)
+        folded = goodness_of_fit(fold_topics(cube), models, distance=distance,
+                                 degenerate=degenerate).data
+        data = unfold_topic_dataset(folded, cube)
+        return GoodnessOfFit(data.transpose(*extra_dims_of(cube), "model", TOPIC, MEASURE))
     cube = validate(scores)
     # Sorted scores per topic (NaN last), the order statistics the distances use.
     ordered = cube.copy(data=np.sort(cube.values, axis=1))

@@ -11,6 +11,7 @@ import pandas as pd
 import xarray as xr
 
 from .._options import Degenerate
+from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM
 from ..io.figures import save_figure
 from ..models.registry import model_names
@@ -132,9 +133,11 @@ def standardization_report(
     cube = validate(scores)
     names = list(model_names() if models is None else models)
     means = {"raw": aggregate(cube, "am", skipna=True)}
-    for name in names:
-        means[name] = aggregate(standardize(cube, name, degenerate=degenerate), "am",
-                                skipna=True)
+    with progress_bar(len(names), "standardization report", unit="model") as job:
+        for name in names:
+            means[name] = aggregate(standardize(cube, name, degenerate=degenerate), "am",
+                                    skipna=True)
+            job.advance()
     ds = xr.Dataset(means)
     ranks = {scheme: rank_systems(ds[scheme], ties="min") for scheme in ds.data_vars}
     tau = pd.DataFrame({scheme: correlation(ds[scheme], ds["raw"], "tau_b").to_pandas()

@@ -12,6 +12,7 @@ import xarray as xr
 from scipy import special
 
 from .._options import MarginCriterion, check_option
+from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..models import _grid
@@ -384,13 +385,17 @@ def fit_margins(
     stats = {k: np.full((len(fams), len(systems)), np.nan) for k in ("loglik", "df")}
     ok = np.zeros((len(fams), len(systems)), dtype=bool)
     params = []
-    for f, fam in enumerate(fams):
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            p = fam._fit(rows, degenerate)
-            good = fam._fit_ok(p)
-            safe = {k: np.where(_rows_mask(good, v), v, _fallback(v)) for k, v in p.items()}
-            ll = fam.loglik(rows, safe)
-            df = fam._eff_df(rows, **safe)
+    with progress_bar(len(fams), "fit margins", unit="family") as job:
+        fitted = []
+        for fam in fams:  # every system at once, family by family
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                p = fam._fit(rows, degenerate)
+                good = fam._fit_ok(p)
+                safe = {k: np.where(_rows_mask(good, v), v, _fallback(v))
+                        for k, v in p.items()}
+                fitted.append((p, good, fam.loglik(rows, safe), fam._eff_df(rows, **safe)))
+            job.advance()
+    for f, (fam, (p, good, ll, df)) in enumerate(zip(fams, fitted, strict=True)):
         good &= np.isfinite(ll) & np.isfinite(df)
         stats["loglik"][f], stats["df"][f], ok[f] = np.where(good, ll, np.nan), \
             np.where(good, df, np.nan), good

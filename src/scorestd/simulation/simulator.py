@@ -22,6 +22,7 @@ from .._options import (
     SimulatedMeans,
     SimulationCopula,
     check_count,
+    check_fits_memory,
     check_option,
     check_trunc_level,
     memory_budget,
@@ -255,7 +256,8 @@ def simulate(
         (default ``$SCORESTD_MEMORY``, else 256 MiB; as the resampling experiments).
         The working arrays of a chunk stay within it (trials are drawn a few at a
         time when one trial is large); a budget smaller than one trial raises
-        :class:`~scorestd.errors.OptionError`. The result itself is not counted.
+        :class:`~scorestd.errors.OptionError`, and so does a result (``trials × n_topics ×
+        systems`` float64) over the budget, before any work, unless ``dask=True``.
     batch_size : int, optional
         Trials per chunk, overriding ``memory``.
     dask : bool
@@ -289,12 +291,15 @@ def simulate(
     root = _random.root_sequence(seed)
     n_sys = len(simulator.systems)
     per_trial = 4 * 8 * n_topics * n_sys  # u, normals, scores and a temporary
+    check_fits_memory(per_trial, memory, f"the working arrays of one simulated trial "
+                      f"({n_topics} topics × {n_sys} systems)", instead="lower n_topics")
     budget = memory_budget(memory)
-    if per_trial > budget:
-        raise OptionError(f"one simulated trial of {n_topics} topics × {n_sys} systems needs "
-                          f"about {per_trial / 2**20:.0f} MiB of working memory, more than "
-                          f"the budget memory={budget / 2**20:.0f} MiB; raise memory= or "
-                          "lower n_topics")
+    if not dask:
+        check_fits_memory(8 * trials * n_topics * n_sys, memory,
+                          f"the simulated scores ({trials} trials × {n_topics} topics × "
+                          f"{n_sys} systems, float64)",
+                          instead="ask for fewer trials (or simulate(dask=True), drawn chunk "
+                                  "by chunk when computed)")
     piece = int(min(_random.BLOCK, budget // per_trial))  # trials drawn at once
     if batch_size is None:
         per_chunk = max(piece, budget // per_trial // _random.BLOCK * _random.BLOCK)

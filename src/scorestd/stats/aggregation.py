@@ -66,7 +66,10 @@ def aggregate(
     xarray.DataArray
         ``scores`` without ``dim`` (a 2-D input gives a result without ``measure``),
         named after the method, with attrs ``aggregation``, ``eps`` (if used),
-        ``skipna`` and ``description`` (what the numbers are, in words).
+        ``skipna`` and ``description`` (what the numbers are, in words). It stays a
+        DataArray (it keeps extra dims and takes arithmetic); ``print(scorestd.table(
+        result))`` shows it as a labelled table (systems down, measures across, extra
+        dims leading) under its description, and ``.to_pandas()`` gives the frame.
 
     Raises
     ------
@@ -92,6 +95,13 @@ def aggregate(
     >>> round(float(gmap.sel(system="run1", measure="ap")), 4) < round(
     ...     float(aggregate(ap).sel(system="run1", measure="ap")), 4)
     True
+    >>> print(scorestd.table(aggregate(ap.isel(system=slice(0, 2)))))
+    Arithmetic mean, over topics (NaN for a system with a missing score).
+    <BLANKLINE>
+    | system   |    ap |
+    |:---------|------:|
+    | run1     | 0.004 |
+    | run2     | 0.335 |
     """
     cube = validate(scores, extra_dims=True)
     method = check_option(method, AggregationMethod, "method")
@@ -125,7 +135,8 @@ def aggregate(
     attrs.update(aggregation=method, skipna=int(skipna))
     if method in DEFAULT_EPS:
         attrs["eps"] = DEFAULT_EPS[method] if eps is None else float(eps)
-    attrs["description"] = _describe(method, attrs.get("eps"), dim, skipna)
+    attrs["description"] = _describe(method, attrs.get("eps"), dim, skipna,
+                                     cube.attrs.get("standardization"))
     result = result.assign_attrs(attrs).rename(method)
     return match_input_dims(result, scores)
 
@@ -161,7 +172,8 @@ def rank_systems(
     xarray.DataArray
         float64 ranks over ``system`` (and ``measure``), named ``"rank"``, with attrs
         ``ties`` and those of the aggregate. A system whose aggregate is ``NaN`` gets
-        rank ``NaN`` and takes no rank from the others.
+        rank ``NaN`` and takes no rank from the others. ``print(scorestd.table(result))``
+        shows it as a labelled table of whole ranks under its description.
 
     Examples
     --------
@@ -245,9 +257,11 @@ _METHOD_WORDS = {
 }
 
 
-def _describe(method: str, eps: float | None, dim: str, skipna: bool) -> str:
+def _describe(method: str, eps: float | None, dim: str, skipna: bool,
+              standardization: str | None = None) -> str:
     """An aggregate in words, for ``attrs["description"]``."""
     missing = ("missing scores left out" if skipna
                else f"NaN for a {SYSTEM if dim == TOPIC else 'cell'} with a missing score")
     with_eps = f", ε = {eps:g}" if eps is not None else ""
-    return f"{_METHOD_WORDS[method]}{with_eps}, over {dim}s ({missing})"
+    of = f" of the scores standardized by {standardization}" if standardization else ""
+    return f"{_METHOD_WORDS[method]}{with_eps}{of}, over {dim}s ({missing})"

@@ -16,17 +16,21 @@ import pandas as pd
 import xarray as xr
 
 from .._options import check_count, check_probability
-from ..dims import SYSTEM, TOPIC
+from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.table import Table
+from ..mapping import maps_extra_dims
+from ..score_cube import extra_dims_of
 from .means import means_table
 from .significance import significance_table, system_letters
+from .slices import stack_slices
 from .summary import frame_table, pairs_table, summary_table, topic_set_size_table
 
 __all__ = ["Table", "frame_table", "means_table", "pairs_table", "significance_table",
-           "summary_table", "system_letters", "table", "topic_set_size_table"]
+           "stack_slices", "summary_table", "system_letters", "table", "topic_set_size_table"]
 
 
+@maps_extra_dims(vectorized=True)  # one block of rows per slice
 def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: float = 0.95,
           digits: int = 3, **summary_options: Any) -> Table:
     r"""A result as the table a paper prints, ready for ``.to_latex()``, ``.to_markdown()``,
@@ -40,9 +44,11 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
         - the Dataset of :func:`scorestd.compare` (with ``scores=``): the significance
           table (systems × measures, the best bold, markers for the significant
           differences, test and correction in the caption; :func:`significance_table`);
+          with extra dims (``trial`` …), one block of rows per slice (:func:`stack_slices`);
         - the Dataset of :func:`scorestd.bayes_compare`: one row per pair
           (:func:`pairs_table`);
-        - a score cube: each system's mean with its t interval (:func:`means_table`);
+        - a score cube: each system's mean with its t interval (:func:`means_table`), one
+          block of rows per slice of its extra dims;
         - the array of :func:`scorestd.topic_set_size` (:func:`topic_set_size_table`);
         - an experiment result (error rates, within/between-collection …): its
           ``summary()`` (:func:`summary_table`);
@@ -92,6 +98,11 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
     check_probability("conf_level", conf_level)
     check_count("digits", digits, 0)
     if isinstance(result, xr.Dataset) and "pair" in result.dims:
+        extra = [d for d in result.dims if d not in (MEASURE, "pair")]
+        if extra and "p_value" in result and scores is not None:
+            return stack_slices(lambda r, s: significance_table(r, s, alpha=alpha,
+                                                                digits=digits),
+                                [result, scores], extra)
         if "p_value" not in result:  # a Bayesian comparison: its pairs as they are
             return pairs_table(result, digits=digits)
         if scores is None:
@@ -100,6 +111,10 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
                                  "scorestd.tables.pairs_table(result) lists the pairs")
         return significance_table(result, scores, alpha=alpha, digits=digits)
     if isinstance(result, xr.DataArray) and {TOPIC, SYSTEM} <= set(result.dims):
+        extra = extra_dims_of(result)
+        if extra:
+            return stack_slices(lambda c: means_table(c, conf_level=conf_level, digits=digits),
+                                [result], extra)
         return means_table(result, conf_level=conf_level, digits=digits)
     if isinstance(result, xr.DataArray) and result.name == "n_topics" and "min_diff" in result.dims:
         return topic_set_size_table(result, digits=digits)

@@ -55,8 +55,9 @@ def means_table(scores: Any, *, conf_level: float = 0.95, digits: int = 3) -> Ta
     values = frame(mean)
     bold = values.eq(values.max(axis=0), axis=1) & values.notna()
     level = f"{conf_level:.0%}" if round(conf_level * 100, 6) % 1 == 0 else f"{conf_level:g}"
-    caption = (f"Mean over {cube.sizes[TOPIC]} topics with its {level} t confidence interval; "
-               "the best in bold.")
+    where = f" ({cube.attrs['slice']})" if cube.attrs.get("slice") else ""  # --select
+    caption = (f"Mean over {cube.sizes[TOPIC]} topics{where} with its {level} t confidence "
+               "interval; the best in bold.")
     notes = {m: f"mean {m} [{level} CI] over the topics the system has a score for"
              for m in columns}
     return Table(values, caption=caption, notes=notes, digits=digits, bold=bold,

@@ -119,8 +119,9 @@ def significance_table(result: xr.Dataset, scores: Any, *, alpha: float = 0.05,
     values.index = marks.index = pd.Index(labels, name=SYSTEM)
     best = values.max(axis=0)
     bold = values.eq(best, axis=1) & values.notna()
-    caption = (f"Mean {', '.join(measures)} over {cube.sizes[TOPIC]} topics; the best in bold; "
-               f"{markers} ({_procedure(result, pairs.sizes['pair'])}, α = {alpha:g}).")
+    where = f" ({cube.attrs['slice']})" if cube.attrs.get("slice") else ""  # --select
+    caption = (f"Mean {', '.join(measures)} over {cube.sizes[TOPIC]} topics{where}; the best "
+               f"in bold; {markers} ({_procedure(result, pairs.sizes['pair'])}, α = {alpha:g}).")
     notes = {m: f"mean {m} over the topics the system has a score for" for m in measures}
     return Table(values, caption=caption, notes=notes, digits=digits, bold=bold, marks=marks)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
@@ -85,8 +86,11 @@ def topic_set_size_table(sizes: xr.DataArray, *, digits: int = 3) -> Table:
 
 def frame_table(frame: pd.DataFrame | xr.DataArray | pd.Series, *, caption: str = "",
                 digits: int = 3) -> Table:
-    """Any DataFrame, Series or labelled array (up to 2-D) as a table; its
-    ``attrs["columns"]`` (or ``attrs["description"]``) become the notes.
+    """Any DataFrame, Series or labelled array as a table; its ``attrs["columns"]`` become
+    the notes, its ``attrs["description"]`` the caption.
+
+    An array's last dim gives the columns and its other dims the rows (extra dims such as
+    ``trial`` lead). Columns of whole numbers (ranks, counts) print without decimals.
 
     Examples
     --------
@@ -97,23 +101,41 @@ def frame_table(frame: pd.DataFrame | xr.DataArray | pd.Series, *, caption: str 
     run1,0.0
     run2,0.2294...
     run3,0.1607...
+    >>> print(frame_table(scorestd.rank_systems(ap)))
+    Rank by arithmetic mean, over topics (NaN for a system with a missing score); 1 = best, ties: min.
+    <BLANKLINE>
+    | system   |   ap |
+    |:---------|-----:|
+    | run1     |    3 |
+    | run2     |    1 |
+    | run3     |    2 |
     """
     notes: dict[str, str] = {}
+    formats: dict[str, str] = {}
     if isinstance(frame, xr.DataArray):
-        if frame.ndim > 2:
-            raise ScoreDataError(f"a table shows up to 2 dims; this array has {frame.dims}: "
-                                 "select or reduce the others first")
         name = str(frame.name) if frame.name is not None else "value"
-        if "description" in frame.attrs:
-            notes[name] = str(frame.attrs["description"])
-        frame = frame.to_pandas() if frame.ndim == 2 else frame.to_series().to_frame(name)
-        if isinstance(frame, pd.Series):  # pragma: no cover - a 0-d array
-            frame = frame.to_frame(name)
+        description = str(frame.attrs.get("description", ""))
+        values = np.asarray(frame.values)
+        whole = (values.dtype.kind in "iuf" and bool(np.isfinite(values).any())
+                 and bool((values[np.isfinite(values)] % 1 == 0).all()))
+        if frame.ndim == 0:
+            frame = pd.DataFrame({name: [frame.item()]})
+        elif frame.ndim == 1:
+            frame = frame.to_series().to_frame(name)
+        else:  # the last dim across, the others down
+            across = frame.dims[-1]
+            frame = frame.to_series().unstack(across)
+            frame = frame.reindex(columns=pd.Index(frame.columns, name=None))
+        if whole:  # ranks, counts: no decimals
+            formats = {str(column): "{:.0f}" for column in frame.columns}
+        if description and not caption:
+            caption = description[:1].upper() + description[1:] + (
+                "" if description.endswith(".") else ".")
     elif isinstance(frame, pd.Series):
         frame = frame.to_frame(frame.name if frame.name is not None else "value")
     notes.update({str(k): str(v) for k, v in frame.attrs.get("columns", {}).items()})
     return Table(frame, caption=caption or str(frame.attrs.get("caption", "")), notes=notes,
-                 digits=digits)
+                 digits=digits, formats=formats)
 
 
 def pairs_table(result: xr.Dataset, *, digits: int = 3) -> Table:
