@@ -11,7 +11,7 @@
   (χ² and KS p-values of the rank histograms).
 
 Run by hand: ``python benchmarks/bench_bayes_likelihoods.py [--only normal|censored|hurdle|
-compare] [--sbc 500]``. ``--only`` times one piece (for a whole-process timer).
+compare|sbc] [--sbc 1000]``. ``--only`` times one piece (for a whole-process timer).
 """
 
 from __future__ import annotations
@@ -42,12 +42,15 @@ def sampler(likelihood: str, y: np.ndarray):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--only", choices=["normal", "censored", "hurdle", "compare"])
+    parser.add_argument("--only", choices=["normal", "censored", "hurdle", "compare", "sbc"])
     parser.add_argument("--sbc", type=int, default=0, metavar="N")
     args = parser.parse_args()
     robust = scorestd.datasets.load("robust2004").sel(measure="ap")
     y = robust.transpose("topic", "system").values
     warnings.simplefilter("ignore", scorestd.ScorestdWarning)
+    if args.only == "sbc":
+        calibrate(args.sbc or 1000)
+        return
     if args.only == "compare":
         scorestd.compare_likelihoods(robust, seed=1, progress=False)
         return
@@ -82,18 +85,22 @@ def main() -> None:
           f"best {res.best}")
     print(res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "pareto_k_bad"]])
     if args.sbc:
-        for options in ({"likelihood": "normal"}, {"likelihood": "censored"},
-                        {"likelihood": "hurdle"}, {"errors": "student_t"},
-                        {"heteroscedastic": True}):
-            start = time.perf_counter()
-            cal = scorestd.simulation_based_calibration(
-                simulations=args.sbc, n_topics=10, n_systems=4, draws=99, thin=5,
-                warmup=200, bins=10, seed=2026, **options)
-            print(f"SBC {options}: {args.sbc} simulations, {time.perf_counter() - start:.0f} s;"
-                  f" smallest chi2 p {cal.tests['chi2_p'].min():.3f}, smallest KS p "
-                  f"{cal.tests['ks_p'].min():.3f}")
-            print(cal.tests.round(3).to_string())
+        calibrate(args.sbc)
 
+
+def calibrate(simulations: int) -> None:
+    """SBC of every sampler: χ² (10 bins) and KS p-values of each parameter's ranks."""
+    for options in ({"likelihood": "normal"}, {"likelihood": "censored"},
+                    {"likelihood": "hurdle"}, {"errors": "student_t"},
+                    {"heteroscedastic": True}):
+        start = time.perf_counter()
+        cal = scorestd.simulation_based_calibration(
+            simulations=simulations, n_topics=10, n_systems=4, draws=99, thin=5,
+            warmup=200, bins=10, seed=2026, **options)
+        print(f"SBC {options}: {simulations} simulations, {time.perf_counter() - start:.0f} s;"
+              f" smallest chi2 p {cal.tests['chi2_p'].min():.3f}, smallest KS p "
+              f"{cal.tests['ks_p'].min():.3f}", flush=True)
+        print(cal.tests.round(3).to_string(), flush=True)
 
 if __name__ == "__main__":
     main()

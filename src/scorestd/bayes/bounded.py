@@ -248,13 +248,14 @@ class _Component:
         c = len(state["mu"])
         n_t, n_s = self.n_t, self.n_s
         rows = np.arange(c)[:, None]
-        # the latent values of the other scores' cells (−∞ elsewhere) and of the zeros';
-        # z moves by shift_s + shift_t + shift_μ, applied once at the end
-        others = self.x.copy()
-        others[:, self.not_other] = -np.inf
-        others = others.reshape(c, n_t, n_s)
-        zeros = self.x[:, self.zero_cells]  # (C, Z)
-        zt, zs = self.t_idx[self.zero_cells], self.s_idx[self.zero_cells]
+        # z of the other scores' cells, in place (the zeros' and free cells set aside at
+        # −∞ meanwhile), and of the zeros' cells: each bound is a max or min of them
+        x = self.x.reshape(c, n_t, n_s)  # (a view: moved in place)
+        aside = self.x[:, self.not_other]
+        self.x[:, self.not_other] = -np.inf
+        t_aside, s_aside = self.t_idx[self.not_other], self.s_idx[self.not_other]
+        is_zero = self.sign[self.not_other] > 0
+        zt, zs = t_aside[is_zero], s_aside[is_zero]
 
         def lowest(values, groups, size):  # min over the zeros' cells of each group
             out = np.full((c, size), np.inf)
@@ -266,25 +267,24 @@ class _Component:
 
         alpha, beta = state["alpha"], state["beta"]
         sd_s = np.sqrt(np.broadcast_to(state["vs"], (c,)))[:, None]
-        new_alpha = draw(alpha, sd_s, lowest(zeros, zs, n_s), others.max(axis=1),
+        new_alpha = draw(alpha, sd_s, lowest(aside[:, is_zero], zs, n_s), x.max(axis=1),
                          uniforms[:, :n_s])
         shift_s = new_alpha - alpha
-        zeros = zeros + shift_s[:, zs]
-        others += shift_s[:, None, :]
-        top = others.max(axis=2)  # (C, T)
+        x += shift_s[:, None, :]
+        aside += shift_s[:, s_aside]
+        top = x.max(axis=2)  # (C, T)
         sd_t = np.sqrt(np.broadcast_to(state["vt"], (c,)))[:, None]
-        new_beta = draw(beta, sd_t, lowest(zeros, zt, n_t), top,
+        new_beta = draw(beta, sd_t, lowest(aside[:, is_zero], zt, n_t), top,
                         uniforms[:, n_s:n_s + n_t])
         shift_t = new_beta - beta
-        zeros = zeros + shift_t[:, zt]
+        aside += shift_t[:, t_aside]
         m0, s0 = self.priors.mu
         mu = state["mu"]
-        low = zeros.min(axis=1, initial=np.inf)
+        low = aside[:, is_zero].min(axis=1, initial=np.inf)
         high = (top + shift_t).max(axis=1)
         new_mu = m0 + draw(mu - m0, s0, low, high, uniforms[:, -1])
-        x = self.x.reshape(c, n_t, n_s)  # (a view: moved in place)
-        x += shift_s[:, None, :]
         x += (shift_t + (new_mu - mu)[:, None])[:, :, None]
+        self.x[:, self.not_other] = aside + (new_mu - mu)[:, None]
         state["alpha"], state["beta"], state["mu"] = new_alpha, new_beta, new_mu
         # the sums of squares recorded with the state, for the log density (ε unchanged)
         state["ss_a"] = np.sum(state["alpha"] ** 2, axis=1)
