@@ -72,6 +72,13 @@ def test_resampling_tests_peak_does_not_grow_with_B(small, test):
     assert np.isfinite(res.p_value.values).all()
 
 
+def test_discriminative_power_peak_does_not_grow_with_B(small):
+    B = 200_000
+    peak, _ = _peak(lambda: scorestd.discriminative_power(
+        small.isel(system=slice(0, 4)), test="bootstrap", B=B, seed=1, schemes=["raw"]))
+    assert peak < 48 * 2**20 < B * small.sizes["topic"] * 8 * 3
+
+
 def test_resamples_drawn_in_blocks_are_those_drawn_at_once():
     for kind, whole in (("flips", rt.sign_flips(37, 1001, seed=3)),
                         ("counts", rt.bootstrap_counts(37, 1001, seed=3))):
@@ -199,3 +206,13 @@ def test_randomised_tukey_blocks_do_not_change_the_p_values(monkeypatch):
     monkeypatch.setattr(multiple, "_CHUNK_CELLS", 2**12)  # many small blocks
     assert np.array_equal(multiple.randomised_tukey_hsd_all_pairs(x, B=3000, seed=4).pvalue,
                           whole)
+
+
+def test_diagnostics_of_lazy_collections_are_computed_chunk_by_chunk(simulator):
+    lazy = scorestd.simulate(simulator, trials=30_000, seed=1, dask=True, memory="8MB")
+    peak, diag = _peak(lambda: scorestd.simulation_diagnostics(simulator, lazy))
+    assert peak < 48 * 2**20 < lazy.nbytes  # 96 MB of scores, never all in memory
+    first = scorestd.simulate(simulator, trials=50, seed=1)  # the same first trials
+    eager = scorestd.simulation_diagnostics(simulator, first).data
+    np.testing.assert_array_equal(diag.data["simulated_tau"], eager["simulated_tau"])
+    assert diag.data.attrs["trials"] == 30_000

@@ -106,13 +106,16 @@ def test_sibuya_frailty_is_the_least_k_of_its_cumulative_pmf(alpha):
 
 @settings(max_examples=25, deadline=None)
 @given(theta=st.floats(1.0, 12.0), psi1=st.floats(0.02, 1.0), psi2=st.floats(0.02, 1.0),
-       family=st.sampled_from(["gumbel", "joe", "tawn"]), seed=st.integers(0, 2**32 - 1))
+       delta=st.floats(0.05, 6.0), seed=st.integers(0, 2**32 - 1),
+       family=st.sampled_from(["gumbel", "joe", "tawn", "bb7", "student"]))
 def test_joint_draws_follow_the_conditional_inverse_for_any_parameters(theta, psi1, psi2,
-                                                                       family, seed):
+                                                                       delta, family, seed):
     # the joint (frailty) draws against the conditional inverse, equal to pyvinecopulib's
     # h⁻¹ above: the same law (KS on both margins and on two statistics of the pair),
     # Kendall's τ as pyvinecopulib's
-    par = {"gumbel": [theta], "joe": [theta], "tawn": [psi1, psi2, theta]}[family]
+    par = {"gumbel": [theta], "joe": [theta], "tawn": [psi1, psi2, theta],
+           "bb7": [min(theta, 6.0), delta], "student": [0.95 * (2 * psi1 - 1), 2 + 3 * theta]
+           }[family]
     n, rng = 4000, np.random.default_rng(seed)
     code = pc.family_code(family)
     joint = pc.sample([code], [0], [_params(par)], rng.random((1, n, pc.UNIFORMS)))[0]
@@ -123,3 +126,11 @@ def test_joint_draws_follow_the_conditional_inverse_for_any_parameters(theta, ps
         assert stats.ks_2samp(stat(joint), stat(inverse)).pvalue > 1e-4
     tau = stats.kendalltau(joint[:, 0], joint[:, 1]).statistic
     assert abs(tau - _bicop(family, par).tau) < 5 * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1)))
+
+
+@pytest.mark.parametrize("shape", [0.04, 0.5, 1.0, 3.7, 250.0, 1e7])
+def test_gamma_frailty_follows_scipy_gamma(shape):
+    x = np.random.default_rng(6).random((20_000, pc.UNIFORMS))
+    with np.errstate(invalid="ignore"):
+        g = pc._gamma(np.array(shape), x)
+    assert stats.kstest(g, stats.gamma(shape).cdf).pvalue > 1e-3

@@ -19,8 +19,8 @@ from scipy import special, stats
 from .._options import check_count, check_fits_memory, check_likelihood, check_positive
 from ..kernels.seeds import root_sequence
 from .bounded import PROBIT_PRIORS, sample_censored, sample_hurdle
-from .gibbs import CrossedPriors, VariancePrior, sample_crossed
 from .crossed import fit_bytes
+from .gibbs import CrossedPriors, VariancePrior, sample_crossed
 
 __all__ = ["CALIBRATION_PRIORS", "CalibrationResult", "simulation_based_calibration"]
 

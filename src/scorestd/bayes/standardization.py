@@ -24,7 +24,7 @@ from .._options import (
     memory_budget,
 )
 from ..dims import CUBE_DIMS, MEASURE, SYSTEM, TOPIC
-from ..errors import OptionError, ScoreDataError, ScorestdError
+from ..errors import ScoreDataError, ScorestdError
 from ..kernels import posterior as kp
 from ..kernels.bayesian_bootstrap import (
     bootstrap_ecdf,
@@ -203,16 +203,13 @@ def bayes_standardize(
 def _check_draws_fit(draws: int, cube: xr.DataArray, memory: Any) -> None:
     """Refuse ``output="draws"`` whose array (held twice while the result is built) would
     not fit in the memory budget, saying how big it is and what to do instead."""
-    budget = memory_budget(memory)
-    need = 2 * 8 * draws * cube.sizes[TOPIC] * cube.sizes[SYSTEM] * cube.sizes[MEASURE]
-    if need > budget:
-        fit = max(1, budget // (need // draws))
-        raise OptionError(
-            f"bayes_standardize(output='draws', draws={draws}) needs about "
-            f"{need / 2**20:,.0f} MiB for {cube.sizes[TOPIC]} topics × {cube.sizes[SYSTEM]} "
-            f"systems × {cube.sizes[MEASURE]} measures, over the memory budget of "
-            f"{budget / 2**20:,.0f} MiB: use draws <= {fit}, output='summary' (no draws "
-            f"kept), or a larger memory= (or $SCORESTD_MEMORY)")
+    per_draw = 2 * 8 * cube.sizes[TOPIC] * cube.sizes[SYSTEM] * cube.sizes[MEASURE]
+    fit = max(1, memory_budget(memory) // per_draw)
+    check_fits_memory(
+        per_draw * draws, memory,
+        f"bayes_standardize(output='draws', draws={draws}) for {cube.sizes[TOPIC]} topics × "
+        f"{cube.sizes[SYSTEM]} systems × {cube.sizes[MEASURE]} measures",
+        instead=f"use draws <= {fit}, output='summary' (no draws kept)")
 
 
 def _bootstrap_model(model: Any) -> Model:

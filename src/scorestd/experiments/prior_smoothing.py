@@ -16,7 +16,6 @@ case: S_x on Q_a, S_y on Q_b, all systems on Q_c, on Q_a ∪ Q_c and on all topi
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 

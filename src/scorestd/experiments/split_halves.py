@@ -13,7 +13,6 @@ computed on the scores being aggregated): Hard/Easy and Middle/Rest.
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 

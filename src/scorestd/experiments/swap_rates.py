@@ -14,7 +14,6 @@ the difference needed for a result on ``n`` topics to hold on another ``n`` topi
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 

@@ -176,16 +176,20 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
     sims = simulated.transpose(TRIAL, TOPIC, SYSTEM, MEASURE)
     if not np.array_equal(sims[SYSTEM].values.astype(str), simulator.systems):
         raise ScoreDataError("the simulated systems are not those of the simulator")
-    values = np.asarray(sims.values[..., 0], dtype=np.float64)  # (N, T, S)
+    one = sims.isel({MEASURE: 0}, drop=True).astype(np.float64)  # (N, T, S)
+    # moments by reductions (chunk by chunk for a dask-backed cube, in one pass), and
+    # only the first max_trials trials in memory for the pairwise statistics
+    moments = xr.Dataset({"mean": one.mean((TRIAL, TOPIC)),
+                          "var": one.var((TRIAL, TOPIC))}).compute()
     obs = np.asarray(simulator.observed.values, dtype=np.float64)
     obs_tau, obs_r = _pair_stats(obs)
-    sim_tau, sim_r = _mean_pair_stats(values[:max_trials])
+    sim_tau, sim_r = _mean_pair_stats(np.asarray(one.isel({TRIAL: slice(0, max_trials)}).values))
     i, j = np.triu_indices(len(simulator.systems), k=1)
     data = {
         "observed_mean": (SYSTEM, obs.mean(axis=0)),
         "observed_var": (SYSTEM, obs.var(axis=0)),
-        "simulated_mean": (SYSTEM, values.mean(axis=(0, 1))),
-        "simulated_var": (SYSTEM, values.reshape(-1, values.shape[-1]).var(axis=0)),
+        "simulated_mean": (SYSTEM, moments["mean"].values),
+        "simulated_var": (SYSTEM, moments["var"].values),
         "true_mean": (SYSTEM, simulator.margins.mean),
         "true_var": (SYSTEM, simulator.margins.var),
         "fitted_mean": (SYSTEM, simulator.margins.mean if simulator.fitted_means is None
@@ -200,5 +204,5 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
                                   "system_j": (PAIR, simulator.systems[j])},
                     attrs={"measure": simulator.margins.measure,
                            "source": simulated.attrs.get("source", ""),
-                           "trials": int(values.shape[0]), "n_topics": int(values.shape[1])})
+                           "trials": int(one.sizes[TRIAL]), "n_topics": int(one.sizes[TOPIC])})
     return SimulationDiagnostics(ds)
