@@ -65,3 +65,33 @@ def test_a_prior_spelled_by_another_toolkit_is_the_same_measure(rob):
 ])
 def test_same_measure_follows_the_registry(a, b, same):
     assert same_measure(a, b) is same and same_measure(b, a) is same
+
+
+@pytest.fixture(scope="module")
+def compared():
+    ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 4))
+    return ap, scorestd.compare(ap, correction="holm")
+
+
+@pytest.mark.parametrize("other, named", [
+    (lambda ap: ap.isel(topic=slice(0, 40)), r"has 50 topics .* 40 topics"),
+    (lambda ap: ap.where(ap.topic != ap.topic[3]), r"has 50 topics .* 49 topics"),
+    (lambda ap: ap.copy(data=np.clip(ap.values + 0.01 * (ap.system == "run2").values[:, None],
+                                     0, 1)),
+     r"pair run1 vs run2 \(ap\)"),
+], ids=["topic subset", "a topic missing", "edited scores"])
+def test_a_significance_table_refuses_scores_the_comparison_did_not_run_on(compared, other,
+                                                                           named):
+    ap, res = compared
+    with pytest.raises(ScoreDataError, match=r"the scores are not those the comparison ran "
+                                             r"on: .*" + named):
+        scorestd.table(res, scores=other(ap))
+
+
+def test_a_significance_table_of_its_own_scores_is_made(compared):
+    ap, res = compared
+    assert "Mean ap over 50 topics" in scorestd.table(res, scores=ap).to_markdown()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScorestdWarning)  # unequal n across pairs
+        holed = ap.where((ap.topic != ap.topic[5]) | (ap.system != "run2"))
+        scorestd.table(scorestd.compare(holed), scores=holed)  # missing scores: same pairs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -132,6 +133,20 @@ def test_non_convergence_is_a_warning_naming_the_parameters(ap8):
     with pytest.warns(ScorestdWarning, match=r"not converged .*system_effect\[run\d+\] "
                                              r"\(R-hat"):
         scorestd.bayes_crossed(ap8, chains=2, draws=30, warmup=5, seed=1)
+
+
+def test_bimodal_student_t_heteroscedastic_fit_says_what_to_do(adhoc8_ap):
+    # 25 topics × 8 systems: the chains stay in two modes (σ_topic R-hat ≈ 1.5 at 4 ×
+    # (1,000 + 2,000), PyMC's NUTS alike: tests/results/bayes_pymc_crossed.py)
+    ap = adhoc8_ap.isel(system=slice(0, 8), topic=slice(0, 25))
+    with pytest.warns(ScorestdWarning, match=r"two modes.*fit with one of the two options"):
+        fit = scorestd.bayes_crossed(ap, chains=4, draws=500, warmup=200, seed=1,
+                                     errors="student_t", heteroscedastic=True)
+    assert float(fit.diagnostics["sigma_topic_rhat"]) > 1.1
+    with warnings.catch_warnings():  # either option alone: no hint
+        warnings.simplefilter("error", ScorestdWarning)
+        scorestd.bayes_crossed(ap, chains=4, draws=1000, warmup=300, seed=1,
+                               errors="student_t")
 
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), [

@@ -16,7 +16,12 @@ components).
   ones a probit component for P(score = 1 | score > 0), and a normal component on the
   logit of the scores in (0, 1). In each component the cells it does not model (the
   zeros and ones for the logit part; the zeros for the one part) are drawn from the
-  model (data augmentation of missing cells), which keeps every step balanced.
+  model (data augmentation of missing cells), which keeps every step balanced. The
+  probit parts add two moves per iteration that leave the signs of the latent values
+  unchanged: a rescaling of the latent values with the locations and the effects' sds
+  (parameter expansion) and fresh draws of the effects and intercept with the residuals
+  z − η held fixed (interweaving of the two augmentations: Yu & Meng 2011). Without them
+  an effect moves by about 1/√(its cells) per iteration where zeros are rare.
 
 Truncated normals are drawn as "a plain normal, kept when it falls on the right side,
 else an inverse-cdf draw from the truncated tail": a mixture that has exactly the

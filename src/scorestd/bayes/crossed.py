@@ -759,6 +759,17 @@ def _shown(failing: list[str]) -> str:
                                       if len(failing) > 10 else "")
 
 
+def _bimodal_hint(fit: CrossedPosterior) -> str:
+    """What to try when Student-t errors and per-system variances fail to converge."""
+    attrs = fit.posterior.attrs
+    if attrs.get("errors") != "student_t" or not int(attrs.get("heteroscedastic", 0)):
+        return ""
+    return (" With Student-t errors and one variance per system the posterior can have two "
+            "modes on few topics (heavy tails and per-system variances can each take the "
+            "place of the topic effects), and chains then stay in different modes whatever "
+            "their length: fit with one of the two options.")
+
+
 def _gate(fit: CrossedPosterior) -> None:
     """Warn, naming them, about the parameters that fail the convergence gate."""
     d = fit.diagnostics
@@ -767,7 +778,7 @@ def _gate(fit: CrossedPosterior) -> None:
         warn(f"bayes_crossed: the chains have not converged for {len(failing)} "
              f"parameter(s) (R-hat > {CONVERGENCE['rhat']} or bulk/tail ESS < "
              f"{CONVERGENCE['ess']}): {_shown(failing)}. Run more draws or a longer warm-up "
-             f"(draws=, warmup=), or revise the model.")
+             f"(draws=, warmup=), or revise the model." + _bimodal_hint(fit))
     zero = _failing(d, d.attrs.get("zero_part", []))
     if zero:
         y = fit.observed_data["score"].values

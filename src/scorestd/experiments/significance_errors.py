@@ -7,9 +7,10 @@ counted rather than guessed:
 
 - every run of every collection gets a margin (:func:`scorestd.fit_margins`, AIC among
   simIReff's families) after duplicate runs (equal on every topic to 1e-5) and the
-  bottom 10% of runs by mean are removed; pairs of runs get the dependence of a
-  Gaussian copula fitted to the collection (default) or, as the paper, a bivariate
-  copula per pair selected by AIC (``copula="vine"``, with ``pyvinecopulib``);
+  bottom 10% of runs by mean are removed; pairs of runs get, as the paper, a bivariate
+  copula per pair selected by AIC (``copula="vine"``, the default: fitted with
+  ``pyvinecopulib``, drawn by :mod:`scorestd.kernels.pair_copulas`) or the dependence of
+  a Gaussian copula fitted to the collection (``copula="gaussian"``);
 - **Type I**: a collection is drawn with probability proportional to its runs, two of
   its runs uniformly; both simulated scores come from the *first* run's margin (the
   null hypothesis holds by construction) with the copula of the pair; the error rate
@@ -592,7 +593,9 @@ def error_rates(
                   else np.asarray(check_sequence("deltas", deltas, check_probability)))
     # a block's resamples, scores and decisions at every α: refused before any work when
     # one block is over the budget (batch_size= sets how many blocks, not their size)
-    per_block = 8 * (B * max(sizes) + _random.BLOCK * B + 20 * _random.BLOCK * max(sizes)
+    # (pair copulas: their uniforms, drawn per block then joined for one sampling pass)
+    per_topic = 20 + (2 * pair_copulas.UNIFORMS if copula == "vine" else 0)
+    per_block = 8 * (B * max(sizes) + _random.BLOCK * B + per_topic * _random.BLOCK * max(sizes)
                      + 4 * _random.BLOCK * len(tests) * len(alphas_arr))
     check_fits_memory(per_block, memory, f"the working arrays of one block of "
                       f"{_random.BLOCK} trials (B = {B}, {max(sizes)} topics)")

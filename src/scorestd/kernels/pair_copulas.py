@@ -7,11 +7,14 @@ rotation and parameters, and the points of one family are computed in one vector
 pass, whatever the copula each belongs to.
 
 ``h(v | u) = P(V ≤ v | U = u) = ∂C(u, v)/∂u`` (``pyvinecopulib``'s ``hfunc1``);
-a draw is ``(u, h⁻¹(w | u))`` with ``u, w`` independent uniforms. Closed forms for the
-independence, Gaussian, Student t, Clayton and Frank copulas; the Gumbel, Joe, BB1,
-BB6, BB7 and BB8 families through their Archimedean generator
+a conditional draw is ``(u, h⁻¹(w | u))`` with ``u, w`` independent uniforms. Closed
+forms for the independence, Gaussian, Student t, Clayton and Frank copulas; the Gumbel,
+Joe, BB1, BB6, BB7 and BB8 families through their Archimedean generator
 (``h = φ'(u) / φ'(C(u, v))``) and the Tawn family through its Pickands dependence
-function, inverted by a bracketed secant search (Illinois) to 1e-12 in ``v``.
+function, inverted by secant then safeguarded Newton steps on the normal scale.
+:func:`sample` draws the Gumbel, Joe, BB7, Tawn and Student t copulas jointly instead
+(frailties, Khoudraji's construction, a normal variance mixture), several times faster
+than the inversion, when given :data:`UNIFORMS` uniforms a draw.
 Rotations by 90, 180 and 270 degrees turn a draw ``(u, v)`` of the unrotated copula
 into ``(1 − v, u)``, ``(1 − u, 1 − v)``, ``(v, 1 − u)``, as ``vinecopulib`` rotates.
 """
@@ -427,12 +430,12 @@ def _exp_both(logs: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarr
     return np.exp(logs[0]), np.exp(logs[1])
 
 
-#: Families drawn jointly by :func:`sample` from :data:`UNIFORMS` uniforms a draw.
+# Families drawn jointly by sample() from UNIFORMS uniforms a draw.
 _JOINT = {"gumbel": lambda p, x: _exp_both(_gumbel_logs(p[0], x)),
           "joe": lambda p, x: _exp_both(_joe_logs(p[0], x)),
           "tawn": lambda p, x: _exp_both(_tawn_logs(p, x)),
           "bb7": _bb7_uv, "student": _student_uv}
-#: Uniforms a draw of :func:`sample` uses at most (the joint draws of :data:`_JOINT`).
+#: Uniforms a draw of :func:`sample` uses at most (its joint draws).
 UNIFORMS = 9
 
 

@@ -90,6 +90,7 @@ def significance_table(result: xr.Dataset, scores: Any, *, alpha: float = 0.05,
     missing = sorted(compared - set(systems)) + sorted(set(measures) - set(cube[MEASURE].values.astype(str)))
     if missing:
         raise ScoreDataError(f"scores lack what the comparison tested: {missing[:10]}")
+    _check_scores_of(pairs, cube, first, second, measures)
     means = aggregate(cube.sel({SYSTEM: systems, MEASURE: measures}), "am", skipna=True)
     values = means.transpose(SYSTEM, MEASURE).to_pandas()
     values.columns = measures
@@ -124,6 +125,32 @@ def significance_table(result: xr.Dataset, scores: Any, *, alpha: float = 0.05,
                f"in bold; {markers} ({_procedure(result, pairs.sizes['pair'])}, α = {alpha:g}).")
     notes = {m: f"mean {m} over the topics the system has a score for" for m in measures}
     return Table(values, caption=caption, notes=notes, digits=digits, bold=bold, marks=marks)
+
+
+def _check_scores_of(pairs: xr.Dataset, cube: xr.DataArray, first: np.ndarray,
+                     second: np.ndarray, measures: list[str]) -> None:
+    """Refuse scores other than those the comparison ran on (another collection with the
+    same labels, a subset of the topics, edited scores): each pair's topics used and mean
+    difference, recomputed from ``scores``, must be the result's."""
+    if "mean_diff" not in pairs or "n" not in pairs or cube.chunks is not None:
+        return
+    x = cube.sel({MEASURE: measures}).transpose(TOPIC, SYSTEM, MEASURE)
+    col = {s: k for k, s in enumerate(x[SYSTEM].values.astype(str))}
+    i, j = [col[s] for s in first], [col[s] for s in second]
+    d = np.asarray(x.values)[:, i, :] - np.asarray(x.values)[:, j, :]  # (T, P, M)
+    n = np.sum(~np.isnan(d), axis=0).T  # (M, P)
+    with np.errstate(invalid="ignore"):
+        mean = np.nanmean(np.where(n.T[None] > 0, d, 0.0), axis=0).T
+    differ = (n != pairs["n"].values) | ~np.isclose(mean, pairs["mean_diff"].values,
+                                                    rtol=1e-9, atol=1e-12, equal_nan=True)
+    if differ.any():
+        m, k = (int(v[0]) for v in np.nonzero(differ))
+        raise ScoreDataError(
+            f"the scores are not those the comparison ran on: pair {first[k]} vs "
+            f"{second[k]} ({measures[m]}) has {int(pairs['n'].values[m, k])} topics and mean "
+            f"difference {float(pairs['mean_diff'].values[m, k]):.6g} in the result, "
+            f"{int(n[m, k])} topics and {float(mean[m, k]):.6g} in the scores (another "
+            "collection, other topics or edited scores?)")
 
 
 def _procedure(result: xr.Dataset, n_pairs: int) -> str:
