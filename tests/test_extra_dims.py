@@ -120,7 +120,7 @@ REFUSED = {
 
 #: Public functions that take no cube (scalars, files, models, p-values, fitted objects).
 NO_CUBE = {
-    "adjust_pvalues", "blas_threads", "ci_expected_width", "cube", "evaluate",
+    "adjust_pvalues", "blas_threads", "ci_expected_width", "compare_error_rates", "cube", "evaluate",
     "fraction_significant", "from_dataframe", "from_ir_measures", "from_ranx", "get_model",
     "load", "measure_info", "model_names", "plot_pair_probabilities",
     "plot_posterior_differences", "plot_posterior_ranks", "plot_predictive_checks",

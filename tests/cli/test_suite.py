@@ -19,7 +19,9 @@ def _last_row(out: str) -> list[str]:
 def test_discriminative_power(capsys):
     assert main(["discriminative-power", "web2013", "-m", "ndcg20", "--schemes", "raw,E",
                  "--alpha", "0.05"]) == 0
-    row = _last_row(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    assert "  alpha=α: fraction of the " in out  # the legend under the table
+    row = _last_row(out.split("\n  alpha=α:")[0])
     expected = discriminative_power(scorestd.load("web2013", measure="ndcg20"),
                                     schemes=["raw", "E"], alphas=[0.05])
     assert row[0] == "E"
