@@ -157,3 +157,13 @@ def test_a_field_over_the_csv_limit_is_named_with_its_line(tmp_path):
     groups.write_text(f"run,group\nbm25,{'y' * LONG_FIELD}\n")
     with pytest.raises(ScoreDataError, match=r"groups.csv, line 2: a field longer"):
         scorestd.io.read_groups(groups)
+
+
+@pytest.mark.parametrize("label", ["\x00", "run\x00", "\x00\x00"])
+def test_a_nul_in_a_long_csv_label_is_named_with_file_and_line(tmp_path, label):
+    # numpy text arrays drop trailing NULs: "\x00" would become an empty system label and
+    # "run\x00" would merge with "run" (found by the fuzz test above)
+    path = tmp_path / "nul.csv"
+    path.write_text(f"topic,system,measure,score\n1,run,ap,0.5\n2,{label},ap,0.25\n")
+    with pytest.raises(ScoreDataError, match=r"nul\.csv, line 3: system label .* NUL"):
+        scorestd.read_long_csv(path)

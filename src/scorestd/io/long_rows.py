@@ -95,6 +95,11 @@ class LongRows:
             if wrong.any():
                 raise block_fail(int(np.argmax(wrong)),
                                  f"missing {role} label in column {self.columns[role]!r}")
+            # numpy's text arrays drop trailing NULs, which would merge or empty such labels
+            nul = np.array(["\x00" in str(t) for t in text] + [False])[local]
+            if nul.any():
+                raise block_fail(int(np.argmax(nul)), f"{role} label in column "
+                                 f"{self.columns[role]!r} holds a NUL character")
             known = self.codes_of[role]
             to_global = np.fromiter((known.setdefault(t, len(known)) for t in text),
                                     dtype=np.int64, count=len(text))
