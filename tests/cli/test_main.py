@@ -109,3 +109,18 @@ def test_ctrl_c_exits_130_with_a_message_and_leaves_the_old_file(tmp_path):
     assert "Traceback" not in child.stderr
     assert target.read_text() == "old contents\n"
     assert [p.name for p in tmp_path.iterdir()] == ["scores.csv"]
+
+
+def test_memory_budget_errors_speak_of_the_command_line_options(capsys, monkeypatch, tmp_path):
+    # simulate has --memory: the API's "memory=" becomes the option
+    assert main(["simulate", "adhoc8", "-m", "ap", "--trials", "20000", "--memory", "64MB",
+                 "--copula", "gaussian", "-q", "--out", str(tmp_path / "s.nc")]) == 1
+    err = capsys.readouterr().err
+    assert "(--memory 64MB)" in err and err.rstrip().endswith("raise --memory")
+    assert "memory=" not in err
+    # bayes has no --memory: the environment variable is named
+    monkeypatch.setenv("SCORESTD_MEMORY", "2MiB")
+    assert main(["bayes", "robust2004", "-m", "ap", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "$SCORESTD_MEMORY or the default" in err and "set $SCORESTD_MEMORY" in err
+    assert "raise memory=" not in err

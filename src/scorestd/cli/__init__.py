@@ -88,8 +88,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.close()
             return 0
         except (ScorestdError, OSError) as exc:
-            print(f"scorestd {args.command}: error: {exc}", file=sys.stderr)
+            print(f"scorestd {args.command}: error: {_in_cli_terms(str(exc), args)}",
+                  file=sys.stderr)
             return 1
+
+
+def _in_cli_terms(message: str, args: argparse.Namespace) -> str:
+    """An API message in the command line's terms: the memory budget is ``--memory`` where
+    the command has it, else the environment variable."""
+    import re
+
+    from .._options import MEMORY_ENV
+
+    if not message.endswith("raise memory="):
+        return message
+    if hasattr(args, "memory"):
+        message = re.sub(r"\(memory='([^']*)'\)", r"(--memory \1)", message)
+        return message.removesuffix("memory=") + "--memory"
+    return message.removesuffix("raise memory=") + f"set ${MEMORY_ENV} (e.g. 2GB)"
 
 
 if __name__ == "__main__":  # pragma: no cover
