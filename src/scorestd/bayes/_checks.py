@@ -11,6 +11,7 @@ import xarray as xr
 from .._options import CIKind, check_option, check_probability
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError
+from ..score_cube import first_cell
 
 __all__ = ["check_interval", "check_rope", "check_same_data", "check_scores", "one_measure"]
 
@@ -30,7 +31,7 @@ def check_scores(cube: xr.DataArray, what: str) -> None:
     for dim, axis in ((SYSTEM, 0), (TOPIC, 1)):
         empty = ~present.any(axis=axis)  # (this dim, measure): no score at all
         if empty.any():
-            k, m = (int(v[0]) for v in np.nonzero(empty))
+            k, m = first_cell(empty)
             label = str(cube[dim].values[k])
             raise ScoreDataError(
                 f"{what}: {dim} {label!r} has no score for measure "
@@ -123,7 +124,7 @@ def check_same_data(fits: Any, what: str) -> None:
                                      "one only")
         differ = ~((y.values == y0.values) | (np.isnan(y.values) & np.isnan(y0.values)))
         if differ.any():
-            t, s = (int(v[0]) for v in np.nonzero(differ))
+            t, s = first_cell(differ)
             raise ScoreDataError(
                 f"{prefix}: {int(differ.sum())} scores differ, e.g. topic "
                 f"{str(y0[TOPIC].values[t])!r}, system {str(y0[SYSTEM].values[s])!r}: "

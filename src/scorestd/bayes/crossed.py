@@ -37,7 +37,7 @@ from ..dims import SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, warn
 from ..kernels import posterior as kp
 from ..kernels.seeds import root_sequence, seed_record
-from ..score_cube import validate
+from ..score_cube import first_cell, validate
 from ..stats._pairs import pair_coords, system_pairs
 from ._arviz import diagnostics, to_arviz, to_datatree
 from ._checks import check_interval, check_rope, check_scores, one_measure
@@ -92,7 +92,7 @@ def check_bounded_scores(one: xr.DataArray, measure: str, likelihood: str) -> No
     y = np.asarray(one.values, dtype=float)
     outside = ~np.isnan(y) & ((y < 0.0) | (y > 1.0))
     if outside.any():
-        t, s = (int(v[0]) for v in np.nonzero(outside))
+        t, s = first_cell(outside)
         raise ScoreDataError(
             f"bayes_crossed(likelihood={likelihood!r}) needs scores in [0, 1]; topic "
             f"{str(one[TOPIC].values[t])!r}, system {str(one[SYSTEM].values[s])!r} has "

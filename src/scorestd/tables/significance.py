@@ -14,7 +14,7 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.table import Table
 from ..kernels.significance import FAMILY_TESTS
-from ..score_cube import validate
+from ..score_cube import first_cell, validate
 from ..stats.aggregation import aggregate
 
 __all__ = ["significance_table", "system_letters"]
@@ -144,7 +144,7 @@ def _check_scores_of(pairs: xr.Dataset, cube: xr.DataArray, first: np.ndarray,
     differ = (n != pairs["n"].values) | ~np.isclose(mean, pairs["mean_diff"].values,
                                                     rtol=1e-9, atol=1e-12, equal_nan=True)
     if differ.any():
-        m, k = (int(v[0]) for v in np.nonzero(differ))
+        m, k = first_cell(differ)
         raise ScoreDataError(
             f"the scores are not those the comparison ran on: pair {first[k]} vs "
             f"{second[k]} ({measures[m]}) has {int(pairs['n'].values[m, k])} topics and mean "
