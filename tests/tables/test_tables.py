@@ -90,6 +90,17 @@ def test_baseline_markers_and_caption(robust2004):
     assert "bh correction over 4 pairs" in table.caption and "α = 0.1" in table.caption
 
 
+def test_caption_says_when_the_scores_are_standardized(robust2004):
+    cube = robust2004.isel(system=slice(0, 4)).sel(measure=["ap"])
+    raw = scorestd.table(scorestd.compare(cube), scores=cube)
+    assert raw.caption.startswith("Mean ap over 99 topics;")
+    std = scorestd.standardize(cube, "empirical")
+    table = scorestd.table(scorestd.compare(std), scores=std)
+    # E-std means are not AP: the caption and the column note say what they are
+    assert table.caption.startswith("Mean ap standardized by empirical over 99 topics;")
+    assert "standardized by empirical" in table.notes["ap"]
+
+
 def test_means_interval_is_scipys_t_interval(robust2004):
     cube = robust2004.isel(system=slice(0, 3))
     table = scorestd.table(cube, conf_level=0.9)

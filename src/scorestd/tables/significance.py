@@ -121,9 +121,13 @@ def significance_table(result: xr.Dataset, scores: Any, *, alpha: float = 0.05,
     best = values.max(axis=0)
     bold = values.eq(best, axis=1) & values.notna()
     where = f" ({cube.attrs['slice']})" if cube.attrs.get("slice") else ""  # --select
-    caption = (f"Mean {', '.join(measures)} over {cube.sizes[TOPIC]} topics{where}; the best "
-               f"in bold; {markers} ({_procedure(result, pairs.sizes['pair'])}, α = {alpha:g}).")
-    notes = {m: f"mean {m} over the topics the system has a score for" for m in measures}
+    # standardized scores are not the measure's own: say so, or a reader takes them as raw
+    model = cube.attrs.get("standardization")
+    scale = f" standardized by {model}" if model else ""
+    caption = (f"Mean {', '.join(measures)}{scale} over {cube.sizes[TOPIC]} topics{where}; the "
+               f"best in bold; {markers} ({_procedure(result, pairs.sizes['pair'])}, "
+               f"α = {alpha:g}).")
+    notes = {m: f"mean {m}{scale} over the topics the system has a score for" for m in measures}
     return Table(values, caption=caption, notes=notes, digits=digits, bold=bold, marks=marks)
 
 
