@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-__all__ = ["FAMILIES", "NUMPY_FAMILIES", "UNIFORMS", "family_code", "hfunc", "hinv", "sample"]
+__all__ = ["FAMILIES", "NUMPY_FAMILIES", "UNIFORMS", "family_code", "hfunc", "hinv",
+           "rotated_hfunc1", "rotated_hinv2", "sample"]
 
 #: Family names, in the order of their integer codes.
 FAMILIES: tuple[str, ...] = ("indep", "gaussian", "student", "clayton", "gumbel", "frank",
@@ -305,6 +306,105 @@ def hinv(codes, params, u, w) -> np.ndarray:
     u, w = np.asarray(u, dtype=np.float64), np.asarray(w, dtype=np.float64)
     params = np.asarray(params, dtype=np.float64)
     return _by_family(_hinv, np.asarray(codes), None, params, u, w)
+
+
+# -- rotated copulas, one at a time (the edges of a vine) --------------------------------
+#
+# (A, B) ~ C gives the rotated copulas (1 − B, A) (90°), (1 − A, 1 − B) (180°),
+# (B, 1 − A) (270°). Their conditional distributions are those of C or of its transpose
+# C^T(a, b) = C(b, a): with h(b | a) of C and h^T of C^T,
+#   hfunc1(u1, u2) = h(u2 | u1), h^T(u2 | 1 − u1), 1 − h(1 − u2 | 1 − u1), 1 − h^T(1 − u2 | u1)
+#   hfunc2(u1, u2) = h^T(u1 | u2), 1 − h(1 − u1 | u2), 1 − h^T(1 − u1 | 1 − u2), h(u1 | 1 − u2)
+# for 0, 90, 180 and 270 degrees; hinv2 inverts hfunc2 in u1.
+
+def _transposed(family: str, p: np.ndarray) -> np.ndarray:
+    """Parameters of ``C^T``: Tawn's two asymmetry parameters swap; the other families
+    are exchangeable."""
+    if family == "tawn":
+        return np.concatenate([p[1:2], p[0:1], p[2:]])
+    return p
+
+
+def _one_copula_params(family: str, params, n: int, tau: float | None) -> np.ndarray:
+    p = np.zeros(4)
+    values = np.asarray(params, dtype=np.float64).ravel()
+    p[:len(values)] = values
+    p[3] = np.sin(np.pi / 2 * abs(tau)) if tau is not None else 0.0  # the solver's start
+    if family in ("gaussian", "student", "clayton", "frank", "indep"):
+        return p[:, None]  # closed forms broadcast
+    return np.broadcast_to(p[:, None], (4, n))
+
+
+def _clip(x: np.ndarray) -> np.ndarray:
+    # as vinecopulib: conditional probabilities stay inside [1e-10, 1 − 1e-10]
+    return np.clip(x, 1e-10, 1 - 1e-10)
+
+
+def rotated_hfunc1(family: str, rotation: int, params, u1, u2) -> np.ndarray:
+    """``P(U₂ ≤ u₂ | U₁ = u₁)`` of one rotated copula (``pyvinecopulib``'s ``hfunc1``).
+
+    Parameters
+    ----------
+    family : str
+        A name of :data:`FAMILIES`.
+    rotation : {0, 90, 180, 270}
+        Rotation in degrees, as ``pyvinecopulib`` rotates.
+    params : array_like
+        The family's parameters (up to 3), as ``pyvinecopulib`` orders them.
+    u1, u2 : numpy.ndarray
+        Points in (0, 1).
+
+    Examples
+    --------
+    >>> round(float(rotated_hfunc1("clayton", 90, [2.0], np.array([0.3]), np.array([0.6]))[0]), 6)
+    0.390706
+    """
+    u1, u2 = np.asarray(u1, dtype=np.float64), np.asarray(u2, dtype=np.float64)
+    p = _one_copula_params(family, params, u1.size, None)
+    with np.errstate(all="ignore"):
+        if rotation == 0:
+            out = _h(family, u1, u2, p)
+        elif rotation == 90:
+            out = _h(family, 1 - u1, u2, _transposed(family, p))
+        elif rotation == 180:
+            out = 1 - _h(family, 1 - u1, 1 - u2, p)
+        else:
+            out = 1 - _h(family, u1, 1 - u2, _transposed(family, p))
+    return _clip(out)
+
+
+def rotated_hinv2(family: str, rotation: int, params, u2, w, tau: float | None = None
+                  ) -> np.ndarray:
+    """``u₁`` with ``P(U₁ ≤ u₁ | U₂ = u₂) = w`` for one rotated copula (``pyvinecopulib``'s
+    ``hinv2``: its first argument is ``w``, its second ``u₂``).
+
+    Parameters
+    ----------
+    family, rotation, params
+        As :func:`rotated_hfunc1`.
+    u2, w : numpy.ndarray
+        The conditioning value and the probability, in (0, 1).
+    tau : float, optional
+        Kendall's τ of the copula: the numerical inversions start from the Gaussian
+        copula with that τ (fewer steps).
+
+    Examples
+    --------
+    >>> float(rotated_hinv2("gaussian", 0, [0.5], np.array([0.5]), np.array([0.5]))[0])
+    0.5
+    """
+    u2, w = np.asarray(u2, dtype=np.float64), np.asarray(w, dtype=np.float64)
+    p = _one_copula_params(family, params, u2.size, tau)
+    with np.errstate(all="ignore"):
+        if rotation == 0:
+            out = _hinv(family, u2, w, _transposed(family, p))
+        elif rotation == 90:
+            out = 1 - _hinv(family, u2, 1 - w, p)
+        elif rotation == 180:
+            out = 1 - _hinv(family, 1 - u2, 1 - w, _transposed(family, p))
+        else:
+            out = _hinv(family, 1 - u2, w, p)
+    return _clip(out)
 
 
 # -- joint draws by frailty (Marshall and Olkin, 1988) ---------------------------------

@@ -120,6 +120,13 @@ class Simulator:
         return out
 
 
+def _fallback_attrs(copula: GaussianCopula | VineCopula) -> dict:
+    """A vine's pair copulas drawn by ``pyvinecopulib`` instead of numpy (never silent)."""
+    if not isinstance(copula, VineCopula):
+        return {}
+    return {"copula_edges_by_pyvinecopulib": int(copula.fallback_edges)}
+
+
 def fit_simulator(
     scores: Any,
     *,
@@ -290,7 +297,8 @@ def simulate(
     trials = check_count("trials", trials)
     root = _random.root_sequence(seed)
     n_sys = len(simulator.systems)
-    per_trial = 4 * 8 * n_topics * n_sys  # u, normals, scores and a temporary
+    # the copula's working arrays, the scores and a temporary of the margins
+    per_trial = n_topics * (simulator.copula.bytes_per_draw() + 2 * 8 * n_sys)
     check_fits_memory(per_trial, memory, f"the working arrays of one simulated trial "
                       f"({n_topics} topics × {n_sys} systems)", instead="lower n_topics")
     budget = memory_budget(memory)
@@ -330,6 +338,7 @@ def simulate(
                    else {"fitted_mean": (SYSTEM, simulator.fitted_means)}),
                 "family": (SYSTEM, simulator.margins.family)},
         attrs={"simulated": "scorestd.simulate", "copula": simulator.copula.name,
+               **_fallback_attrs(simulator.copula),
                "seed": str(seeds.seed_record(root)), "source": str(simulator.observed.attrs.get(
                    "collection", simulator.observed.attrs.get("source", "scores")))},
         name="score")
