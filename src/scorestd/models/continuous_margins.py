@@ -3,16 +3,22 @@
 Urbano & Nagler (2018), "Stochastic simulation of test collections: evaluation scores",
 SIGIR, fit four families to the scores of a system over topics and keep the best by
 AIC: a normal truncated to [0, 1], a beta with both shapes ≥ 1, a Gaussian kernel
-density truncated to [0, 1] and a beta kernel density (Chen 1999).
+density truncated to [0, 1] and a beta kernel density (Chen 1999). The defaults follow
+the R package simIReff 1.0 (github.com/julian-urbano/simIReff, ``R/effCont_norm.R``,
+``effCont_beta.R``, ``effCont_nks.R``, ``effCont_bks.R``), which Urbano, Lima & Hanjalic
+(2019) used for their error-rate study: the Gaussian kernel's bandwidth is ``ks::kde``'s
+(the direct plug-in rule), the beta kernel's smoothing ``bde::bde``'s default
+``b = n^(−2/5)``, and each kernel's degrees of freedom for AIC the trace of its smoother.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy import special
 
+from .._options import BetaKernelBandwidth
 from . import _grid
 from ._bounded import invert_cdf
 from .beta import fit_beta
@@ -132,10 +138,14 @@ class NormalKernelMargin(_KernelMargin):
     """Gaussian kernel density truncated to [0, 1] and renormalised (simIReff's ``nks``).
 
     ``f(x) = f̂(x) / (F̂(1) − F̂(0))`` on [0, 1] with ``f̂`` the Gaussian kernel density
-    of the scores (bandwidth ``h`` by Silverman's rule unless given) and ``F̂`` its
-    cdf, so the cdf is the closed form ``(F̂(x) − F̂(0)) / (F̂(1) − F̂(0))``. Effective
-    degrees of freedom: the trace of the smoother, ``mean_i φ_h(0) / f̂(x_i)``.
-    (simIReff takes the bandwidth of R's ``ks::kde``, a plug-in rule.)
+    of the scores and ``F̂`` its cdf, so the cdf is the closed form
+    ``(F̂(x) − F̂(0)) / (F̂(1) − F̂(0))``. Effective degrees of freedom: the trace of
+    the smoother, ``mean_i φ_h(0) / f̂(x_i)`` (simIReff's ``effCont_nks``).
+
+    The bandwidth ``h`` is by default the direct plug-in rule (``bandwidth="plugin"``,
+    :func:`scorestd.models.kde.bandwidth`), the one simIReff's ``effCont_nks`` gets from
+    ``ks::kde`` (``ks::hpi``, i.e. ``KernSmooth::dpik``); the ``"silverman"`` (the
+    previous default) or ``"scott"`` rules, or a number, can be given instead.
 
     Examples
     --------
@@ -148,7 +158,12 @@ class NormalKernelMargin(_KernelMargin):
     """
 
     name: ClassVar[str] = "nkde"
-    reference: ClassVar[str] = "Urbano & Nagler (2018), SIGIR (simIReff); Silverman (1986)"
+    reference: ClassVar[str] = ("Urbano & Nagler (2018), SIGIR (simIReff); Wand & Jones "
+                                "(1995), Kernel Smoothing")
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {"bandwidth": "plugin"}
 
     @classmethod
     def param_names(cls) -> tuple[str, ...]:
@@ -207,9 +222,13 @@ class BetaKernelMargin(_KernelMargin):
 
     ``f̂(x) = mean_i Beta(x_i; x/b + 1, (1 − x)/b + 1)`` on scores clipped into
     ``[1e-6, 1 − 1e-6]``: the kernel's support is [0, 1], so no mass leaks past the
-    bounds. The smoothing parameter is ``b = h² / mean x_i(1 − x_i)`` (the kernel's
-    variance near ``x`` is about ``b x (1 − x)``; ``h`` is Silverman's Gaussian
-    bandwidth). ``f̂`` does not integrate to exactly 1, so it is renormalised; its cdf
+    bounds. The smoothing parameter is by default ``b = n^(−2/5)`` for ``n`` scores
+    (``bandwidth="bde"``: the default of R's ``bde::bde``, which simIReff's
+    ``effCont_bks`` calls without a ``b``); with a Gaussian rule (``"silverman"``, the
+    previous default, ``"scott"``, ``"plugin"``) or a number ``h``,
+    ``b = h² / mean x_i(1 − x_i)`` (the kernel's variance near ``x`` is about
+    ``b x (1 − x)``). ``f̂`` does not integrate to exactly 1, so it is renormalised
+    (simIReff divides by its integral too); its cdf
     is the cumulative trapezoidal integral on the tabulation grid (linear between grid
     points; the density is tabulated on the same grid, linear between its points, so it
     integrates to exactly 1). Effective degrees of freedom ``mean_i K_b(x_i; x_i) / f̂(x_i)``.
@@ -225,6 +244,11 @@ class BetaKernelMargin(_KernelMargin):
 
     name: ClassVar[str] = "bkde"
     reference: ClassVar[str] = "Chen (1999), Comput. Stat. Data Anal. 31; simIReff"
+    bandwidth_rules: ClassVar[Any] = BetaKernelBandwidth
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {"bandwidth": "bde"}
 
     @classmethod
     def param_names(cls) -> tuple[str, ...]:
@@ -232,9 +256,12 @@ class BetaKernelMargin(_KernelMargin):
 
     def _fit(self, values, degenerate):
         sample = np.sort(np.clip(values, CAP, 1 - CAP), axis=-1)
-        h = self._bandwidth(sample)
         with np.errstate(invalid="ignore", divide="ignore"):
-            b = h * h / np.nanmean(sample * (1 - sample), axis=-1)
+            if self.options["bandwidth"] == "bde":
+                b = (~np.isnan(sample)).sum(axis=-1) ** -0.4
+            else:
+                h = self._bandwidth(sample)
+                b = h * h / np.nanmean(sample * (1 - sample), axis=-1)
         b = np.where(degenerate | ~(b > 0), np.nan, b)
         safe_b = np.where(np.isnan(b), 1.0, b)[..., np.newaxis]
         dens = _beta_kernel_density(np.broadcast_to(_grid.X, (*b.shape, _grid.X.size)),
