@@ -56,7 +56,7 @@ import pandas as pd
 
 import scorestd
 from scorestd.experiments import agreement_counts, error_rate_pool
-from scorestd.models.continuous_margins import CAP, BetaKernelMargin
+from scorestd.simulation import BetaKernelMargin, NormalKernelMargin, TruncNormalMargin
 from scorestd.simulation.fitting import fit_margins
 
 matplotlib.rcParams["figure.dpi"] = 70
@@ -204,19 +204,13 @@ moves by ±0.06 with the margins, and the published value lies between our defau
 alternatives.
 """
 
-MARGINS = """\
-class BdeDefaultKernel(BetaKernelMargin):
-    \"\"\"Chen's beta kernel with R's bde default b = n^(-2/5), as simIReff's fits.\"\"\"
-
-    def _bandwidth(self, values):
-        x = np.clip(values, CAP, 1 - CAP)
-        return np.sqrt(values.shape[-1] ** -0.4 * np.nanmean(x * (1 - x), axis=-1))
-
-
-variants = {"default (beta kernel b by Silverman)": None,
-            "beta kernel with bde's b = n^(-2/5)": ["truncnorm", "beta1", "nkde",
-                                                    BdeDefaultKernel()],
-            "no beta kernel": ["truncnorm", "beta1", "nkde"]}
+MARGINS = """\\
+previous = [TruncNormalMargin(exponential_limit=True), "beta1",
+            NormalKernelMargin(bandwidth="silverman"), BetaKernelMargin(bandwidth="silverman")]
+variants = {"default (as simIReff)": None,
+            "previous default": previous,
+            "truncated normal with its exponential limit": [
+                TruncNormalMargin(exponential_limit=True), "beta1", "nkde", "bkde"]}
 web = {name: scorestd.datasets.load(name) for name in ("web2010", "web2011", "web2012",
                                                         "web2013")}
 copulas, rows = None, []

@@ -5,7 +5,7 @@
 #   web2010_ndcg20_first6.csv  nDCG@20 of the first six runs of web2010 kept by the
 #                              paper's preparation (duplicates and bottom 10% removed)
 #   beta_samples.csv           three samples of 50 draws of Beta(0.5, 2)
-# R 4.2.2, KernSmooth 2.23-20 (base R otherwise; bde is not on Debian, so its estimator
+# R 4.2.2, KernSmooth 2.23-20, ks 1.14.0 (base R otherwise; bde is not on Debian, so its estimator
 # is written out below from its definition: bde::bde(x, estimator = "betakernel") is
 # Chen's (1999) beta kernel with b = length(x)^(-2/5)).
 library(KernSmooth)
@@ -18,6 +18,8 @@ for (f in c("web2010_ndcg20_first6.csv", "beta_samples.csv")) {
     # nks: ks::kde's default bandwidth is ks::hpi, which is KernSmooth::dpik(x, level = 2,
     # gridsize = 401)
     h <- dpik(x, level = 2L, gridsize = 401L)
+    if (requireNamespace("ks", quietly = TRUE))  # ks 1.14.0 (Debian r-cran-ks): the same
+      stopifnot(isTRUE(all.equal(ks::kde(x)$h, h, tolerance = 1e-12)))
     # bks: effCont_bks, with bde's default b and the exact Chen density
     xc <- cap(x)
     b <- length(xc)^(-2/5)
