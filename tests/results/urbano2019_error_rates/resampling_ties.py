@@ -16,8 +16,11 @@ matrix per block of 512 trials as in the study), every test is decided two ways:
   mean Rcpp's (two-pass, long double), compared with ``>=``; the bootstrap's resampled
   means centred on *their own* mean (off the lattice) instead of the observed one.
 
-Both then give p = #/B and reject when round(p, 6) <= α (the published ``ecdf``), so the
-only difference is how ties are counted.
+- **ties as one half** (a mid-p value): each tie counted as one half, for comparison.
+
+All then give p = #/B and reject when round(p, 6) <= α (the published ``ecdf``), so the
+only difference is how ties are counted. The last lines give the share of the ties the
+published C++ counts as extreme (its rounding decides each one).
 """
 import numpy as np
 import pandas as pd
