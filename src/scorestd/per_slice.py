@@ -32,7 +32,7 @@ class PerSlice(Mapping):
     results : mapping
         Slice labels (as the keys above) → result on that slice.
     function : str
-        The function that made the results (named by :func:`repr`).
+        The function that made the results (named by the repr).
 
     Examples
     --------
