@@ -497,3 +497,30 @@ def test_a_long_csv_of_ours_names_its_extra_dims_and_a_user_file_can(tmp_path):
                             scorestd.validate(cube, extra_dims=True))
     with pytest.raises(ScoreDataError, match="no column 'trial' of the extra dim"):
         scorestd.read_long_csv(plain, extra_dims=["trial"])
+
+
+@pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
+@settings(max_examples=6, deadline=None)
+@given(cube=cubes_with_extra_dims(), stretch=st.floats(1.2, 5.0))
+def test_goodness_of_fit_decides_the_unit_interval_per_slice(cube, stretch):
+    # the first slice leaves [0, 1] (a measure without bounds); the others stay inside,
+    # where densities are taken at squeezed scores: each slice as it would be alone
+    values = cube.values.copy()
+    values[(0,) * (cube.ndim - 3)] = values[(0,) * (cube.ndim - 3)] * stretch + 0.5
+    cube = cube.copy(data=values)
+    # (beta and kde need scores in [0, 1]: normal and uniform fit any slice)
+    whole = scorestd.goodness_of_fit(cube, ["normal", "uniform"]).data
+    for selector in slice_labels(cube):
+        alone = scorestd.goodness_of_fit(cube.sel(selector, drop=True),
+                                         ["normal", "uniform"]).data
+        xr.testing.assert_allclose(whole.sel(selector, drop=True), alone)
+    # the stretched slice's normal loglik is of the raw scores, not squeezed ones (a
+    # decision over the whole cube squeezed none: the other slices differed from alone)
+    from scipy import stats
+
+    first = cube.isel({dim: 0 for dim in cube.dims[:-3]}, drop=True).transpose(
+        "topic", "system", "measure").values
+    raw = stats.norm.logpdf(first, first.mean(1, keepdims=True),
+                            first.std(1, ddof=1, keepdims=True)).sum(1)  # topic × measure
+    np.testing.assert_allclose(whole["loglik"].isel({d: 0 for d in cube.dims[:-3]})
+                               .sel(model="normal").transpose("topic", "measure"), raw)
