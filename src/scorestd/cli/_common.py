@@ -121,7 +121,7 @@ def selected(cube: xr.DataArray, selections: list[tuple[str, str]], *, name: str
         raise ScorestdError(
             f"{name} holds several collections (extra dims: {listed}); "
             f"{'scorestd ' + command if command else 'this command'} works on one: pick it "
-            f"with {first}. info, convert and standardize read the whole file")
+            f"with {first}. info, convert, standardize and compare read the whole file")
     return cube
 
 
