@@ -15,9 +15,9 @@ from scorestd.cli import build_parser, main
 #: Commands that read a whole file with extra dims (compare sums its tests up over them).
 WHOLE = {"info", "convert", "standardize", "compare"}
 #: Arguments each DATA command needs besides DATA (OUT files go to the test's folder).
-EXTRA_ARGS = {"convert": ["{tmp}/copy.nc"], "standardize": ["{tmp}/std.nc"],
-              "simulate": ["--out", "{tmp}/again.nc", "--trials", "2", "--seed", "1"],
-              "report": ["--no-plots", "--out", "{tmp}/report"],
+EXTRA_ARGS = {"convert": ["--output", "{tmp}/copy.nc"], "standardize": ["--output", "{tmp}/std.nc"],
+              "simulate": ["--output", "{tmp}/again.nc", "--trials", "2", "--seed", "1"],
+              "report": ["--no-plots", "--figures", "{tmp}/report"],
               "bayes": ["--closed-form"], "power": ["--min-diff", "0.1", "--power", "0.8"],
               "topics": ["--min-diff", "0.1"]}
 
@@ -29,7 +29,7 @@ def sims(tmp_path_factory):
     small = folder / "small.nc"
     scorestd.save(scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 8)), small)
     out = folder / "sims.nc"
-    assert main(["simulate", str(small), "--out", str(out), "--trials", "3", "--n-topics",
+    assert main(["simulate", str(small), "--output", str(out), "--trials", "3", "--n-topics",
                  "20", "--seed", "4", "--no-progress"]) == 0
     return out
 
@@ -69,9 +69,9 @@ def test_info_shows_the_extra_dims_and_describes_each_slice(sims, capsys):
 
 def test_convert_and_standardize_keep_the_extra_dims(sims, tmp_path):
     cube = scorestd.load(sims)
-    assert main(["convert", str(sims), str(tmp_path / "copy.nc")]) == 0
+    assert main(["convert", str(sims), "--output", str(tmp_path / "copy.nc")]) == 0
     xr.testing.assert_identical(scorestd.load(tmp_path / "copy.nc"), cube)
-    assert main(["standardize", str(sims), str(tmp_path / "e.nc")]) == 0
+    assert main(["standardize", str(sims), "--output", str(tmp_path / "e.nc")]) == 0
     e = scorestd.load(tmp_path / "e.nc")
     assert e.dims == ("trial", "topic", "system", "measure")
     one = scorestd.standardize(cube.sel(trial=2, drop=True))
