@@ -60,8 +60,12 @@ EXACT_BELOW = 50
 # Resampled sums within this relative distance of the observed one count as "as extreme"
 # (equal in exact arithmetic; e.g. discrete scores give many such ties).
 _REL_TOL = 1e-9
-# Resampled sums per chunk of the matrix product (float64: 256 KiB, in L2 cache).
-_CHUNK_CELLS = 2**15
+# Resampled sums per chunk of the matrix product (float32: 512 KiB, in L2 cache).
+_CHUNK_CELLS = 2**17
+# Resamples whose bootstrap counts are made at a time (bincount's output in cache).
+_COUNT_ROWS = 1024
+# Unit roundoff of float32.
+_F32_UNIT = 2.0**-24
 _STREAMS = {"permutation": 1, "bootstrap": 2}
 
 
@@ -298,29 +302,54 @@ def _sign_decisions(d, limit, min_diff, inclusive):
 
 # --- permutation and bootstrap ------------------------------------------------------------
 
+class _Resamples:
+    """The resamples of one block: ``matrix`` ``(resamples, n)`` float32 (sign flips or
+    bootstrap counts: small integers, exact in float32), each trial's randomisation
+    ``per_trial`` ``(block, n)`` (signs, or an order of the topics) and, made the first
+    time a trial needs exact sums, ``wide``: the same matrix in float64."""
+
+    def __init__(self, matrix: np.ndarray, per_trial: np.ndarray) -> None:
+        matrix.flags.writeable = False
+        per_trial.flags.writeable = False
+        self.matrix, self.per_trial = matrix, per_trial
+        self._wide: np.ndarray | None = None
+
+    @property
+    def wide(self) -> np.ndarray:
+        if self._wide is None:
+            self._wide = self.matrix.astype(np.float64)
+            self._wide.flags.writeable = False
+        return self._wide
+
+
 @functools.lru_cache(maxsize=4)
 def _resampling_block(entropy, spawn_key, pool_size, index: int, test: str, n: int,
-                      resamples: int, block: int) -> tuple[np.ndarray, np.ndarray]:
-    """The resamples of one block: a ``(resamples, n)`` float matrix and each trial's
-    randomisation ``(block, n)`` (signs, or an order of the topics)."""
+                      resamples: int, block: int) -> _Resamples:
+    """The resamples of one block (:class:`_Resamples`)."""
     seq = child_sequence(np.random.SeedSequence(entropy, spawn_key=spawn_key,
                                                 pool_size=pool_size), index, _STREAMS[test])
     rng = np.random.default_rng(seq)
     if test == "permutation":
         bits = np.unpackbits(rng.integers(0, 256, size=-(-resamples * n // 8),
                                           dtype=np.uint8))[: resamples * n]
-        matrix = 1.0 - 2.0 * bits.reshape(resamples, n)
+        matrix = bits.reshape(resamples, n).astype(np.float32)
+        matrix *= -2.0
+        matrix += 1.0  # bit 1 → −1, bit 0 → +1
         signs = rng.integers(0, 2, size=(block, n), dtype=np.int8)
         per_trial = 1.0 - 2.0 * signs
     else:
         draws = rng.integers(0, n, size=(resamples, n), dtype=np.int32)
-        rows = np.repeat(np.arange(resamples, dtype=np.int64) * n, n)
-        matrix = np.bincount(rows + draws.ravel(), minlength=resamples * n).reshape(
-            resamples, n).astype(np.float64)
+        matrix = np.empty((resamples, n), dtype=np.float32)
+        # counts of each topic per resample, _COUNT_ROWS resamples at a time (the flat
+        # index array and bincount's output then stay in cache)
+        offsets = np.arange(_COUNT_ROWS, dtype=np.intp)[:, np.newaxis] * n
+        for start in range(0, resamples, _COUNT_ROWS):
+            rows = draws[start:start + _COUNT_ROWS]
+            k = len(rows)
+            matrix[start:start + k] = np.bincount((rows + offsets[:k]).ravel(),
+                                                  minlength=k * n).reshape(k, n)
         per_trial = rng.permuted(np.broadcast_to(np.arange(n), (block, n)), axis=1)
-    matrix.flags.writeable = False
-    per_trial.flags.writeable = False
-    return matrix, per_trial
+    return _Resamples(matrix, per_trial)
 
 
 def _resampling_decisions(d, limit, test, resamples, seed, first_trial, block, inclusive):
@@ -331,15 +360,14 @@ def _resampling_decisions(d, limit, test, resamples, seed, first_trial, block, i
     trial = first_trial + np.arange(n_trials)
     for index in np.unique(trial // block):
         rows = np.flatnonzero(trial // block == index)
-        matrix, per_trial = _resampling_block(root.entropy, tuple(root.spawn_key),
-                                              root.pool_size, int(index), test, n,
-                                              int(resamples), block)
+        drawn = _resampling_block(root.entropy, tuple(root.spawn_key), root.pool_size,
+                                  int(index), test, n, int(resamples), block)
         offset = trial[rows] - index * block
         if test == "permutation":
-            x = d[rows] * per_trial[offset]
+            x = d[rows] * drawn.per_trial[offset]
         else:
-            x = np.take_along_axis(d[rows], per_trial[offset], axis=1)
-        counts = _extreme_counts(matrix, x, d[rows].sum(axis=1), test, count_limit.max())
+            x = np.take_along_axis(d[rows], drawn.per_trial[offset], axis=1)
+        counts = _extreme_counts(drawn, x, d[rows].sum(axis=1), test, count_limit.max())
         out[:, rows] = counts[..., None] <= count_limit
     return out
 
@@ -351,10 +379,27 @@ def _count_limits(resamples, limit, inclusive):
     return (_below(p, limit, inclusive).sum(axis=0) - 1).astype(np.int64)
 
 
-def _extreme_counts(matrix, x, observed, test, stop_above):
+def _float32_margin(x, test, up_at, low_at):
+    """Half-width of the band around a threshold inside which a float32 resampled sum
+    cannot tell on which side the float64 one lies.
+
+    With ``W = Σ |w_t x_t|`` (``Σ |x|`` for sign flips; at most ``n max |x|`` for
+    bootstrap counts, which sum to ``n``), rounding ``x`` to float32 and summing ``n``
+    terms in float32 (any order) is off by at most ``(n + 1) 2⁻²⁴ W``, the float64 sum by
+    ``n 2⁻⁵³ W``: ``(n + 2) 2⁻²⁴ W`` bounds their difference. The thresholds are
+    rounded to float32 too, which the second term covers.
+    """
+    n = x.shape[1]
+    weight = (np.abs(x).sum(axis=1) if test == "permutation"
+              else n * np.abs(x).max(axis=1))
+    error = (n + 2) * _F32_UNIT * weight * (1 + 1e-3)
+    return error + 4 * _F32_UNIT * (np.abs(up_at) + np.abs(low_at) + error)
+
+
+def _extreme_counts(drawn, x, observed, test, stop_above):
     """Resamples as extreme as the ``observed`` sums ``(2, N)`` (one-tailed "greater",
-    two-tailed), the resampled sums being ``matrix @ x[i]``; a trial whose both counts
-    exceed ``stop_above`` is left at a (partial) count above it.
+    two-tailed), the resampled sums being ``drawn.matrix @ x[i]``; a trial whose both
+    counts exceed ``stop_above`` is left at a (partial) count above it.
 
     Two comparisons per resampled sum: with ``c`` the centre of the null distribution (0
     for sign flips, the observed sum for the bootstrap), ``up = #{s >= c + |obs| − tol}``
@@ -362,42 +407,84 @@ def _extreme_counts(matrix, x, observed, test, stop_above):
     ``up`` when ``obs >= 0``; when ``obs < 0`` the one-tailed count is at least
     ``resamples − low``, and is counted exactly (a third comparison) only for the rare
     trials where that bound would still allow a rejection.
+
+    The sums are computed in float32 (half the work of float64) and compared with each
+    threshold moved by :func:`_float32_margin` either way: a sum on the same side of both
+    is on that side in float64 too. The few sums between them (a sum equal to the
+    observed one, as discrete scores give, or within about 10⁻⁵ of it) are computed
+    again in float64, one by one: the counts are those of float64 sums.
     """
+    matrix = drawn.matrix
     n_resamples = matrix.shape[0]
     tol = _REL_TOL * np.abs(x).sum(axis=1)
     centre = observed if test == "bootstrap" else np.zeros_like(observed)
-    up_at = (centre + np.abs(observed) - tol)[:, None]
-    low_at = (centre - np.abs(observed) + tol)[:, None]
+    up_at = centre + np.abs(observed) - tol
+    low_at = centre - np.abs(observed) + tol
+    margin = _float32_margin(x, test, up_at, low_at)
+    # (N, 4, 1): sure / maybe at least up_at, sure / maybe at most low_at
+    bounds = np.stack([up_at + margin, up_at - margin, low_at - margin, low_at + margin],
+                      axis=1).astype(np.float32)[..., np.newaxis]
+    x32 = x.astype(np.float32)
     negative = observed < 0
     up = np.zeros(len(x), dtype=np.int64)
     low = np.zeros(len(x), dtype=np.int64)
     done = np.zeros(len(x), dtype=np.int64)
+    # scratch arrays reused chunk after chunk (fresh ones would cost page faults)
+    cells = max(64 * len(x), min(_CHUNK_CELLS, n_resamples * len(x)) + 64 * len(x))
+    sums_buffer = np.empty(cells, dtype=np.float32)
+    mask_buffer = np.empty(cells, dtype=bool)
+    bits_buffer = np.empty(cells // 8 + len(x), dtype=np.uint8)
     active = np.arange(len(x))
-    xa, up_a, low_a = x, up_at, low_at
     start = 0
     while start < n_resamples and active.size:
         step = min(n_resamples - start, max(64, _CHUNK_CELLS // active.size // 64 * 64))
-        sums = xa @ matrix[start:start + step].T  # (active, step)
-        up[active] += _count(sums >= up_a)
-        low[active] += _count(sums <= low_a)
+        shape = (active.size, step)
+        sums = sums_buffer[:active.size * step].reshape(shape)
+        np.matmul(x32[active], matrix[start:start + step].T, out=sums)
+        mask = mask_buffer[:active.size * step].reshape(shape)
+        b = bounds[active]
+        counts = [_count(compare(sums, b[:, k], out=mask), bits_buffer)
+                  for k, compare in enumerate((np.greater_equal, np.greater_equal,
+                                               np.less_equal, np.less_equal))]
+        n_up, n_low = counts[0], counts[2]
+        for tail, (at, sure_of) in enumerate(((up_at, counts[0]), (low_at, counts[2]))):
+            unsure = np.flatnonzero(counts[2 * tail + 1] != sure_of)
+            if unsure.size:  # sums too close to the threshold for float32
+                bu = b[unsure]
+                band = ((sums[unsure] >= bu[:, 1]) & (sums[unsure] < bu[:, 0]) if tail == 0
+                        else (sums[unsure] <= bu[:, 3]) & (sums[unsure] > bu[:, 2]))
+                sure_of[unsure] += _recount(drawn, x, start, active[unsure], band, at,
+                                            np.greater_equal if tail == 0 else np.less_equal)
+        up[active] += n_up
+        low[active] += n_low
         done[active] += step
         start += step
         one = np.where(negative[active], done[active] - low[active], up[active])
         going = (one <= stop_above) | (up[active] + low[active] <= stop_above)
-        if not going.all():
-            active = active[going]
-            xa, up_a, low_a = xa[going], up_a[going], low_a[going]
+        active = active[going]
     counts = np.stack([np.where(negative, done - low, up), up + low])
     # obs < 0 and the bound allows a rejection: count the one tail exactly
     exact = np.flatnonzero(negative & (counts[0] <= stop_above))
     for i in exact:
-        sums = matrix @ x[i]
+        sums = drawn.wide @ x[i]
         counts[0, i] = np.count_nonzero(sums >= centre[i] + observed[i] - tol[i])
     return counts
 
 
-def _count(mask):
-    """Row sums of a boolean ``(N, K)`` array (popcount of its bytes when ``K % 8 == 0``)."""
+def _recount(drawn, x, start, rows, band, at, compare):
+    """Per row of ``rows``, how many of the sums flagged in ``band`` (their float32 value
+    too close to the threshold ``at``) pass ``compare(sum, at)`` in float64."""
+    row, col = np.nonzero(band)
+    sums = np.einsum("ij,ij->i", drawn.matrix[start + col].astype(np.float64), x[rows[row]])
+    return np.bincount(row, weights=compare(sums, at[rows[row]]),
+                       minlength=len(rows)).astype(np.int64)
+
+
+def _count(mask, buffer=None):
+    """Row sums of a boolean ``(N, K)`` array (popcount of its bytes when ``K % 8 == 0``;
+    ``buffer``: scratch ``uint8`` space for the popcounts)."""
     if mask.shape[1] % 8:
         return np.count_nonzero(mask, axis=1)
-    return np.bitwise_count(mask.view(np.uint64)).sum(axis=1, dtype=np.int64)
+    words = mask.view(np.uint64)
+    out = None if buffer is None else buffer[:words.size].reshape(words.shape)
+    return np.bitwise_count(words, out=out).sum(axis=1, dtype=np.int64)
