@@ -44,10 +44,10 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
 from .blas import limited_blas
-from .rank_tests import wilcoxon_null_cdf
+from .rank_tests import sign_counts, sign_pvalues, signed_rank_pvalues, signed_ranks
 from .seeds import child_sequence, root_sequence
 
 __all__ = ["PAIRED_TESTS", "PairedDecisions", "paired_decisions"]
@@ -191,111 +191,33 @@ def _t_decisions(d, limit, inclusive):
     return out & valid[:, None], valid
 
 
-# --- Wilcoxon signed-rank ------------------------------------------------------------------
-
-def signed_ranks(d):
-    """Wilcoxon's statistics of every row of ``d``: ``V`` (sum of the ranks of the
-    positive differences, zeros dropped, average ranks for ties), the number of non-zero
-    differences, whether a row had zeros, and ``Σ (t³ − t)`` over tie groups.
-
-    One sort of integer keys per row: for ``|d|`` (non-negative floats order as their
-    bit patterns) shifted left by one bit, with the sign in the freed lowest bit.
-    """
-    n_rows, n = d.shape
-    key = (np.abs(d).view(np.uint64) << np.uint64(1)) | (d > 0)
-    key.sort(axis=1)
-    positive = (key & np.uint64(1)).astype(bool)
-    value = key >> np.uint64(1)
-    zeros = np.count_nonzero(value == 0, axis=1)
-    index = np.arange(n)
-    starts = np.ones((n_rows, n), dtype=bool)
-    starts[:, 1:] = value[:, 1:] != value[:, :-1]
-    ends = np.ones((n_rows, n), dtype=bool)
-    ends[:, :-1] = starts[:, 1:]
-    first = np.maximum.accumulate(np.where(starts, index, 0), axis=1)
-    last = np.minimum.accumulate(np.where(ends, index, n - 1)[:, ::-1], axis=1)[:, ::-1]
-    rank = (first + last) / 2 + 1 - zeros[:, None]  # among the non-zero differences
-    v = np.where(positive, rank, 0.0).sum(axis=1)
-    size = last - first + 1
-    ties = np.where(value != 0, size * size - 1, 0).sum(axis=1)  # Σ_t (t² − 1) per member
-    return v, n - zeros, zeros > 0, ties
-
-
-@functools.lru_cache(maxsize=16)
-def _wilcoxon_exact_table(limit: tuple[float, ...], inclusive: bool) -> np.ndarray:
-    """``table[n, V, tail, α]``: decisions of the exact test (R's psignrank), n < 50."""
-    n_max = EXACT_BELOW - 1
-    cdf = wilcoxon_null_cdf(n_max)  # P(W+ <= w)
-    w_top = cdf.shape[1]
-    table = np.zeros((n_max + 1, w_top, 2, len(limit)), dtype=bool)
-    w = np.arange(w_top)
-    for n in range(1, n_max + 1):
-        top = n * (n + 1) // 2
-        v = w[: top + 1]
-        upper = cdf[n, top - v]  # P(W+ >= v) = P(W+ <= top − v), by symmetry
-        lower = cdf[n, v]
-        two = np.minimum(2 * np.where(v > top / 2, upper, lower), 1.0)
-        table[n, : top + 1, 0] = _below(upper, np.array(limit), inclusive)
-        table[n, : top + 1, 1] = _below(two, np.array(limit), inclusive)
-    return table
-
+# --- Wilcoxon signed-rank and sign tests (statistics and p-values: rank_tests) ------------
 
 def _wilcoxon_decisions(d, limit, inclusive):
-    v, n, zeros, ties = signed_ranks(d)
+    r = signed_ranks(d)
+    conventions = {"exact_max": EXACT_BELOW - 1, "correction": True}  # R's wilcox.test
     out = np.zeros((2, d.shape[0], len(limit)), dtype=bool)
-    exact = (n < EXACT_BELOW) & ~zeros & (ties == 0) & (n > 0)
-    if exact.any():
-        table = _wilcoxon_exact_table(tuple(limit.tolist()), inclusive)
-        hit = table[n[exact], v[exact].astype(np.intp)]  # (K, 2, A)
-        out[:, exact] = np.moveaxis(hit, 1, 0)
-    approx = ~exact & (n > 0)
-    if approx.any():
-        na, z0 = n[approx].astype(float), v[approx] - n[approx] * (n[approx] + 1) / 4
-        sigma = np.sqrt(na * (na + 1) * (2 * na + 1) / 24 - ties[approx] / 48)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p_one = special.ndtr(-(z0 - 0.5) / sigma)
-            p_two = 2 * special.ndtr(-np.abs((z0 - np.sign(z0) * 0.5) / sigma))
-        out[0, approx] = _below(p_one, limit, inclusive)
-        out[1, approx] = _below(p_two, limit, inclusive)
-    # No non-zero difference: R's one-tailed p-value is 1, its two-tailed one NaN.
+    for tail, alternative in enumerate(("greater", "two-sided")):
+        p = signed_rank_pvalues(r.v, r.n, r.zeros, r.ties, alternative, **conventions)
+        # No non-zero difference: R's one-tailed p-value is 1, its two-tailed one NaN.
+        out[tail] = _below(p, limit, inclusive) & (r.n > 0)[:, None]
     return out
-
-
-# --- sign test ----------------------------------------------------------------------------
-
-def binom_test_pvalues(m: int) -> tuple[np.ndarray, np.ndarray]:
-    """R's ``binom.test(x, m, 0.5)`` p-values for ``x = 0..m``: ("greater", "two.sided")."""
-    x = np.arange(m + 1)
-    dist = stats.binom(m, 0.5)
-    greater = dist.sf(x - 1)
-    pmf = dist.pmf(x)
-    two = np.ones(m + 1)
-    rel = 1 + 1e-7  # R's relErr
-    centre = m * 0.5
-    for xi in range(m + 1):
-        if xi < centre:
-            y = np.count_nonzero(pmf[int(np.ceil(centre)):] <= pmf[xi] * rel)
-            two[xi] = dist.cdf(xi) + dist.sf(m - y)
-        elif xi > centre:
-            y = np.count_nonzero(pmf[: int(np.floor(centre)) + 1] <= pmf[xi] * rel)
-            two[xi] = dist.cdf(y - 1) + dist.sf(xi - 1)
-    return greater, np.minimum(two, 1.0)
 
 
 @functools.lru_cache(maxsize=16)
 def _sign_table(n: int, limit: tuple[float, ...], inclusive: bool) -> np.ndarray:
     """``table[m, wins, tail, α]`` for ``m <= n`` decided differences."""
+    m, wins = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
     table = np.zeros((n + 1, n + 1, 2, len(limit)), dtype=bool)
-    for m in range(1, n + 1):
-        greater, two = binom_test_pvalues(m)
-        table[m, : m + 1, 0] = _below(greater, np.array(limit), inclusive)
-        table[m, : m + 1, 1] = _below(two, np.array(limit), inclusive)
+    for tail, alternative in enumerate(("greater", "two-sided")):
+        p = sign_pvalues(np.minimum(wins, m), m, alternative)
+        table[:, :, tail] = _below(p, np.array(limit), inclusive) & (wins <= m)[..., None]
+    table[0] = False  # no decided difference: R's p-value is NaN
     return table
 
 
 def _sign_decisions(d, limit, min_diff, inclusive):
-    wins = np.count_nonzero(d > min_diff, axis=1)
-    m = d.shape[1] - np.count_nonzero(np.abs(d) <= min_diff, axis=1)
+    wins, m = sign_counts(d, min_diff, tie_at_min_diff=True)  # the published code's ties
     table = _sign_table(d.shape[1], tuple(limit.tolist()), inclusive)
     return np.moveaxis(table[m, wins], 1, 0), m > 0
 
