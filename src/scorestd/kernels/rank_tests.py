@@ -155,25 +155,30 @@ def signed_rank_pvalues(v, n, zeros, ties, alternative: Alternative, *,
     >>> float(signed_rank_pvalues(r.v, r.n, r.zeros, r.ties, "two-sided")[0])  # as scipy
     0.1875
     """
-    v, n = np.asarray(v, dtype=float), np.asarray(n)
-    n_float = n.astype(float)
-    ties = np.asarray(ties, dtype=float)
+    v, n = np.broadcast_arrays(np.asarray(v, dtype=float), np.asarray(n))
+    ties = np.broadcast_to(np.asarray(ties, dtype=float), v.shape)
     exact = (n <= exact_max) & ~np.asarray(zeros) & (ties == 0) & (n > 0)
-    centred = v - n_float * (n_float + 1) / 4
-    with np.errstate(invalid="ignore", divide="ignore"):
-        sigma = np.sqrt((n_float * (n_float + 1) * (2 * n_float + 1) - ties / 2) / 24)
-        shift = 0.5 if correction else 0.0
-        if alternative == "greater":
-            p = special.ndtr(-(centred - shift) / sigma)
-        elif alternative == "less":
-            p = special.ndtr((centred + shift) / sigma)
-        else:
-            p = np.minimum(2 * special.ndtr(-np.abs((centred - np.sign(centred) * shift)
-                                                      / sigma)), 1.0)
+    p = np.ones(v.shape)
     if exact.any():
-        p = np.where(exact, _exact_pvalue(np.where(exact, v, 0), np.where(exact, n, 0),
-                                          alternative), p)
-    return np.where(n == 0, 1.0, p)
+        p[exact] = _exact_pvalue(v[exact], n[exact], alternative)
+    approx = ~exact & (n > 0)
+    if approx.any():
+        p[approx] = _normal_pvalue(v[approx], n[approx].astype(float), ties[approx],
+                                   alternative, 0.5 if correction else 0.0)
+    return p
+
+
+def _normal_pvalue(v, n, ties, alternative, shift):
+    """Normal approximation of W⁺ with the tie correction, continuity ``shift``."""
+    centred = v - n * (n + 1) / 4
+    sigma = np.sqrt((n * (n + 1) * (2 * n + 1) - ties / 2) / 24)
+    with np.errstate(invalid="ignore", divide="ignore"):  # σ = 0: all tied, p NaN or 0/1
+        if alternative == "greater":
+            return special.ndtr(-(centred - shift) / sigma)
+        if alternative == "less":
+            return special.ndtr((centred + shift) / sigma)
+        return np.minimum(2 * special.ndtr(-np.abs((centred - np.sign(centred) * shift)
+                                                     / sigma)), 1.0)
 
 
 def _exact_pvalue(r_plus, n, alternative):
