@@ -34,6 +34,7 @@ from ..errors import OptionError, warn
 from ..io.atomic import atomic_netcdf_chunks
 from ..io.paths import check_output_path
 from ..kernels import seeds
+from ..mapping import maps_extra_dims
 from ..models.margins import MarginFamily
 from . import _random
 from .copula import GaussianCopula, VineCopula
@@ -130,6 +131,7 @@ def _fallback_attrs(copula: GaussianCopula | VineCopula) -> dict:
     return {"copula_edges_by_pyvinecopulib": int(copula.fallback_edges)}
 
 
+@maps_extra_dims()
 def fit_simulator(
     scores: Any,
     *,
