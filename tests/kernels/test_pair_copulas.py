@@ -158,3 +158,25 @@ def test_rotated_hinv2_inverts_pyvinecopulib_hfunc2(theta, delta, u2, w, rotatio
     u1 = pc.rotated_hinv2(family, rotation, par, np.array([u2]), np.array([w]))
     back = _bicop(family, par, rotation).hfunc2(np.array([[u1[0], u2]]))
     assert abs(float(back[0]) - w) < 1e-7
+
+
+@settings(max_examples=40, deadline=None)
+@given(theta=st.floats(1.0, 30.0), u=st.floats(1e-9, 1 - 1e-9), w=st.floats(1e-9, 1 - 1e-9),
+       family=st.sampled_from(["gumbel", "joe"]))
+def test_gumbel_and_joe_inverses_solve_h_at_extreme_points(theta, u, w, family):
+    # solved for C(u, v) by Newton's steps (not the generic search): h(v | u) = w
+    code = pc.family_code(family)
+    v = pc.hinv(code, [theta, 0, 0], u, w)
+    assert 0 <= v <= 1
+    back = float(pc.hfunc(code, [theta, 0, 0], u, v))
+    assert abs(back - w) < 1e-7 or v in (0.0, 1.0)
+
+
+def test_student_edge_shares_its_quantiles_with_the_same_result():
+    rng = np.random.default_rng(8)
+    u2, w = rng.uniform(1e-6, 1 - 1e-6, (2, 2000))
+    v, h = pc.rotated_hinv2_hfunc1("student", 0, [-0.6, 3.5], u2, w)
+    np.testing.assert_allclose(v, pc.rotated_hinv2("student", 0, [-0.6, 3.5], u2, w),
+                               atol=1e-14)
+    np.testing.assert_allclose(h, pc.rotated_hfunc1("student", 0, [-0.6, 3.5], v, u2),
+                               atol=1e-10)

@@ -25,7 +25,7 @@ import numpy as np
 from scipy import special
 
 __all__ = ["FAMILIES", "NUMPY_FAMILIES", "UNIFORMS", "family_code", "hfunc", "hinv",
-           "rotated_hfunc1", "rotated_hinv2", "sample"]
+           "rotated_hfunc1", "rotated_hinv2", "rotated_hinv2_hfunc1", "sample"]
 
 #: Family names, in the order of their integer codes.
 FAMILIES: tuple[str, ...] = ("indep", "gaussian", "student", "clayton", "gumbel", "frank",
@@ -193,7 +193,69 @@ def _hinv(family: str, u: np.ndarray, w: np.ndarray, p: np.ndarray) -> np.ndarra
         th = p[0]
         a = np.exp(-th * u)
         return -np.log1p(w * np.expm1(-th) / (a + w * (1 - a))) / th
+    if family == "gumbel":
+        return _hinv_gumbel(u, w, p[0])
+    if family == "joe":
+        return _hinv_joe(u, w, p[0])
     return _solve(family, u, w, p[:3], p[3] if len(p) > 3 else None)
+
+
+# Gumbel and Joe: h(v | u) = φ'(u) / φ'(C(u, v)) is solved for c = C(u, v) first, a
+# monotone equation in one unknown with cheap terms; then v = φ⁻¹(φ(c) − φ(u)).
+_NEWTON_STEPS = 60
+_NEWTON_TOL = 1e-15
+
+
+def _hinv_gumbel(u: np.ndarray, w: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """Gumbel: with ``x = −log c``, ``φ'(c) = −θ x^{θ−1} e^x``, so ``x`` solves
+    ``x + (θ − 1) log x = L``, ``L = x_u + (θ − 1) log x_u − log w``; in ``s = log x``
+    the left side is convex and increasing, and Newton's steps from ``log(x_u − log w)``
+    (at or right of the root) fall to it monotonically."""
+    xu = -np.log(u)
+    lw = -np.log(w)
+    target = xu + (theta - 1) * np.log(xu) + lw
+    s = np.log(xu + lw)
+    active = np.ones(s.shape, dtype=bool)  # a point stops at its own convergence
+    for _ in range(_NEWTON_STEPS):
+        ex = np.exp(s)
+        step = (ex + (theta - 1) * s - target) / (ex + theta - 1)
+        s = np.where(active, s - step, s)
+        active &= np.abs(step) > _NEWTON_TOL * np.maximum(1.0, np.abs(s))
+        if not active.any():
+            break
+    x = np.exp(s)
+    return np.exp(-np.maximum(x**theta - xu**theta, 0.0) ** (1 / theta))
+
+
+def _hinv_joe(u: np.ndarray, w: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """Joe: with ``q = θ log(1 − c)``, ``−φ'(c) = θ e^{q(θ−1)/θ} / (1 − e^q)``, so ``q``
+    solves ``q (θ − 1)/θ − log(1 − e^q) = C``; at ``q_u = θ log(1 − u)`` (``c ≤ u``) the
+    left side is ``C + log w ≤ C``, and since ``1 − e^q ≤ −q`` it is ``≥ C`` at
+    ``q₀ = −exp(q_u (θ − 1)/θ − C)``. Solved in ``y = log(−q)``, where it is nearly linear
+    near ``q₀``: Newton's steps inside that bracket, bisection where a step leaves it."""
+    qu = theta * np.log1p(-u)
+    k = (theta - 1) / theta
+    const = k * qu - np.log(-np.expm1(qu)) - np.log(w)
+    lo = k * qu - const  # y at q₀: the left side ≥ C (y's direction is q's reversed)
+    hi = np.log(-qu)  # y at q_u: ≤ C
+    y = lo.copy()
+    active = np.ones(y.shape, dtype=bool)  # a point stops at its own convergence
+    for _ in range(_NEWTON_STEPS):
+        q = -np.exp(y)
+        em1 = -np.expm1(q)  # 1 − e^q
+        f = k * q - np.log(em1) - const  # decreasing in y
+        lo = np.where(f > 0, y, lo)
+        hi = np.where(f < 0, y, hi)
+        nxt = y - f / (q * (k + (1 - em1) / em1))
+        nxt = np.where((nxt >= lo) & (nxt <= hi), nxt, (lo + hi) / 2)
+        moved = np.abs(nxt - y) > 1e-14 * np.maximum(1.0, np.abs(y))
+        y = np.where(active, nxt, y)
+        active &= moved
+        if not active.any():
+            break
+    # φ(c) − φ(u) = log((1 − r_u)/(1 − r)), r = e^q: v = 1 − ((r − r_u)/(1 − r_u))^{1/θ}
+    ratio = np.clip((np.exp(-np.exp(y)) - np.exp(qu)) / -np.expm1(qu), 0.0, 1.0)
+    return 1 - ratio ** (1 / theta)
 
 
 def _solve(family: str, u: np.ndarray, w: np.ndarray, p: np.ndarray,
@@ -405,6 +467,37 @@ def rotated_hinv2(family: str, rotation: int, params, u2, w, tau: float | None =
         else:
             out = _hinv(family, 1 - u2, w, p)
     return _clip(out)
+
+
+def rotated_hinv2_hfunc1(family: str, rotation: int, params, u2, w,
+                         tau: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``u₁ = hinv2(w | u₂)`` and then ``hfunc1(u₁, u₂)``, the two steps of a vine's
+    edge (:func:`rotated_hinv2`, :func:`rotated_hfunc1`). The Student t copula shares
+    its quantiles between the two (a third of its cost, its quantile function being
+    the dear part).
+
+    Examples
+    --------
+    >>> u2, w = np.array([0.3, 0.8]), np.array([0.6, 0.1])
+    >>> v, h = rotated_hinv2_hfunc1("student", 0, [0.5, 4.0], u2, w)
+    >>> bool(np.allclose(h, rotated_hfunc1("student", 0, [0.5, 4.0], v, u2)))
+    True
+    """
+    if family != "student" or rotation != 0:
+        v = rotated_hinv2(family, rotation, params, u2, w, tau=tau)
+        return v, rotated_hfunc1(family, rotation, params, v, u2)
+    rho, nu = (float(x) for x in np.asarray(params, dtype=np.float64).ravel()[:2])
+    u2, w = np.asarray(u2, dtype=np.float64), np.asarray(w, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        x = special.stdtrit(nu, u2)
+        y = special.stdtrit(nu + 1, w) * np.sqrt((nu + x * x) * (1 - rho * rho) / (nu + 1)) \
+            + rho * x
+        # as rotated_hinv2 then rotated_hfunc1 would: u₁ clipped, its quantile kept
+        v = _clip(special.stdtr(nu, y))
+        y = np.where(v == special.stdtr(nu, y), y, special.stdtrit(nu, v))
+        h = special.stdtr(nu + 1, (x - rho * y) / np.sqrt((nu + y * y) * (1 - rho * rho)
+                                                           / (nu + 1)))
+    return v, _clip(h)
 
 
 # -- joint draws by frailty (Marshall and Olkin, 1988) ---------------------------------

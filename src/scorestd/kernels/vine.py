@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .pair_copulas import NUMPY_FAMILIES, rotated_hfunc1, rotated_hinv2
+from .pair_copulas import NUMPY_FAMILIES, rotated_hinv2, rotated_hinv2_hfunc1
 
 __all__ = ["VineEdge", "VinePlan", "inverse_rosenblatt", "vine_plan"]
 
@@ -214,10 +214,11 @@ def inverse_rosenblatt(plan: VinePlan, u: np.ndarray,
         h = None
         if edge.family == "indep":  # hinv2 passes the first on, hfunc1 the second
             v, h = a, b
+        elif edge.family in NUMPY_FAMILIES and hkey is not None:
+            v, h = rotated_hinv2_hfunc1(edge.family, edge.rotation, edge.params, b, a,
+                                        tau=edge.tau)
         elif edge.family in NUMPY_FAMILIES:
             v = rotated_hinv2(edge.family, edge.rotation, edge.params, b, a, tau=edge.tau)
-            if hkey is not None:
-                h = rotated_hfunc1(edge.family, edge.rotation, edge.params, v, b)
         else:
             v = np.asarray(fallback(edge, "hinv2", a, b), dtype=np.float64)
             if hkey is not None:
