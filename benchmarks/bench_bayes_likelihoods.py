@@ -90,8 +90,8 @@ def main() -> None:
 
 def calibrate(simulations: int) -> None:
     """SBC of every sampler: χ² (10 bins) and KS p-values of each parameter's ranks."""
-    for options in ({"likelihood": "normal"}, {"likelihood": "censored"},
-                    {"likelihood": "hurdle"}, {"errors": "student_t"},
+    for options in ({"likelihood": "hurdle"}, {"likelihood": "normal"},
+                    {"likelihood": "censored"}, {"errors": "student_t"},
                     {"heteroscedastic": True}):
         start = time.perf_counter()
         cal = scorestd.simulation_based_calibration(
@@ -101,6 +101,33 @@ def calibrate(simulations: int) -> None:
               f" smallest chi2 p {cal.tests['chi2_p'].min():.3f}, smallest KS p "
               f"{cal.tests['ks_p'].min():.3f}", flush=True)
         print(cal.tests.round(3).to_string(), flush=True)
+        if options.get("likelihood") == "hurdle":
+            by_zeros(cal, simulations)
+
+
+def by_zeros(cal, simulations: int) -> None:
+    """The hurdle ranks split by the share of zeros of each simulated data set (replayed
+    from the same seeds), where slow mixing would show first."""
+    from scipy import stats
+
+    from scorestd.bayes.calibration import _simulate
+    from scorestd.kernels.seeds import root_sequence
+
+    shares = np.array([np.mean(_simulate("hurdle", np.random.default_rng(child.spawn(2)[0]),
+                                         10, 4, None, False)[1] == 0.0)
+                       for child in root_sequence(2026).spawn(simulations)])
+    for low, high in ((0.0, 0.6), (0.6, 0.8), (0.8, 1.01)):
+        pick = (shares >= low) & (shares < high)
+        if pick.sum() < 20:
+            continue
+        ranks = cal.ranks[pick]
+        p = {name: stats.chisquare(np.bincount(r * cal.bins // (cal.draws + 1),
+                                               minlength=cal.bins)).pvalue
+             for name, r in ranks.items()}
+        worst = min(p, key=p.get)
+        print(f"  zeros in [{low:.0%}, {min(high, 1):.0%}): {int(pick.sum())} simulations; "
+              f"smallest chi2 p {p[worst]:.3f} ({worst}); var_residual "
+              f"{p['var_residual']:.3f}", flush=True)
 
 if __name__ == "__main__":
     main()
