@@ -16,7 +16,9 @@ components).
   ones a probit component for P(score = 1 | score > 0), and a normal component on the
   logit of the scores in (0, 1). In each component the cells it does not model (the
   zeros and ones for the logit part; the zeros for the one part) are drawn from the
-  model (data augmentation of missing cells), which keeps every step balanced. The
+  model (data augmentation of missing cells), which keeps every step balanced; where
+  more than :data:`COLLAPSE_SHARE` of the logit part's cells have no logit, that part is
+  sampled on its observed cells only instead (:class:`_Collapsed`). The
   probit parts add two moves per iteration that leave the signs of the latent values
   unchanged: a rescaling of the latent values with the locations and the effects' sds
   (parameter expansion) and fresh draws of the effects and intercept with the residuals

@@ -248,8 +248,10 @@ def compare_likelihoods(
     atoms = int(np.sum((y == 0.0) | (y == 1.0)))
     dense = [n for n, f in fits.items() if f.likelihood == "normal"]
     if cells == "all" and atoms and dense and len(dense) < len(fits):
-        warn(f"compare_likelihoods: {atoms} scores are exactly 0 or 1, where {dense} "
-             f"give a density and the others a probability: their LOO terms are not "
+        which = (f"the {dense[0]} likelihood gives" if len(dense) == 1
+                 else f"the likelihoods {', '.join(dense)} give")
+        warn(f"compare_likelihoods: {atoms} scores are exactly 0 or 1, where {which} "
+             f"a density and the others a probability: their LOO terms are not "
              f"comparable; compare with cells='continuous' too")
     loos, bad = {}, []
     for name in fits:
