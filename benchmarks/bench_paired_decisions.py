@@ -1,17 +1,21 @@
 """Cost per trial of the five paired tests of the error-rate study, against their floors.
 
 Run by hand: ``python benchmarks/bench_paired_decisions.py [B ...]`` (default B = 2000
-and 10000). For n = 25, 50, 100 topics it times, per trial and per test:
+and 10000; ``--before`` adds the p-value kernels the study used before
+``paired_decisions``). For n = 25, 50, 100 topics it times, per trial and per test:
 
-- ``before``: the tests as the error-rate study ran them before
+- ``kernel``: ``paired_decisions`` (one test at a time) on calls of 1,024 trials, as the
+  error-rate study calls it (a batch of 16 blocks of 64 trials);
+- ``floor``: what one BLAS product or a compiled loop needs at the least: for the
+  resampling tests the float32 product of the ``(B × n)`` resample matrix with the
+  differences of 512 trials, in the kernel's cache-sized chunks of 512 × 256 sums
+  (every resampled sum, exact enough to decide all but a few, without counting them);
+  for Wilcoxon one sort of the trial's 64-bit keys; for the sign and t tests one pass
+  over the differences (``count_nonzero(d > c)``; mean and variance);
+- ``before`` (with ``--before``): the tests as the error-rate study ran them before
   :func:`scorestd.kernels.paired_decisions.paired_decisions` (the p-value kernels of
   ``rank_tests`` and ``resampling_tests`` on blocks of 64 trials, fresh resamples for
-  every block, then ``p < α``);
-- ``kernel``: ``paired_decisions`` on blocks of 512 trials (one test at a time);
-- ``floor``: what a compiled loop or one BLAS product needs at the least: for the
-  resampling tests one ``(B × n) @ (n × 512)`` product (every resampled sum, without
-  counting them); for Wilcoxon one sort of the trial's 64-bit keys; for the sign and t
-  tests one pass over the differences (``count_nonzero(d > c)``; mean and variance).
+  every block, then ``p < α``).
 
 The differences are those of AP-like scores (two correlated beta variables, the second
 shifted by 0.01, so both tails are exercised as in a study with small effects); a second
@@ -35,6 +39,7 @@ from scorestd.kernels.t_decisions import paired_t_complete
 
 N_TRIALS = 2048
 OLD_BLOCK = 64
+CALL = 1024  # trials per kernel call (the study's batches)
 
 
 def differences(n: int, discrete: bool, seed: int = 0) -> np.ndarray:
@@ -74,15 +79,21 @@ def before(d: np.ndarray, test: str, B: int) -> None:
 
 
 def kernel(d: np.ndarray, test: str, B: int, first: int) -> None:
-    paired_decisions(d, ALPHAS, [test], resamples=B, seed=1, first_trial=first)
+    for s in range(0, len(d), CALL):
+        paired_decisions(d[s:s + CALL], ALPHAS, [test], resamples=B, seed=1,
+                         first_trial=first + s)
 
 
 def floor(d: np.ndarray, test: str, B: int) -> None:
     rng = np.random.default_rng(0)
     if test in ("permutation", "bootstrap"):
-        w = rng.standard_normal((B, d.shape[1]))
+        w = rng.standard_normal((B, d.shape[1])).astype(np.float32)
+        out = np.empty((512, 256), dtype=np.float32)
         for s in range(0, len(d), 512):
-            _ = w @ d[s:s + 512].T
+            x = d[s:s + 512].astype(np.float32)
+            for b in range(0, B, 256):
+                chunk = w[b:b + 256]
+                np.matmul(x, chunk.T, out=out[:len(x), :len(chunk)])
     elif test == "wilcoxon":
         key = (np.abs(d).view(np.uint64) << np.uint64(1)) | (d > 0)
         key.sort(axis=1)
@@ -101,7 +112,7 @@ def cpu(fn, repeat: int = 5) -> float:
     return best / N_TRIALS * 1e6  # µs per trial
 
 
-def main(resamples: list[int]) -> None:
+def main(resamples: list[int], with_before: bool) -> None:
     print(f"numpy {np.__version__}; {N_TRIALS} trials; µs per trial (CPU time, best of 5)")
     with single_threaded_blas():
         for discrete in (False, True):
@@ -114,7 +125,8 @@ def main(resamples: list[int]) -> None:
                     total = np.zeros(2)
                     for test in PAIRED_TESTS:
                         counter = iter(range(10**6))
-                        old = cpu(lambda: before(d, test, B), repeat=3 if B > 2000 else 5)
+                        old = (cpu(lambda: before(d, test, B), repeat=3 if B > 2000 else 5)
+                               if with_before else np.nan)
                         new = cpu(lambda: kernel(d, test, B, N_TRIALS * next(counter)))
                         low = cpu(lambda: floor(d, test, B))
                         total += (old, new)
@@ -124,4 +136,5 @@ def main(resamples: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [2000, 10000])
+    args = [a for a in sys.argv[1:] if a != "--before"]
+    main([int(a) for a in args] or [2000, 10000], "--before" in sys.argv[1:])

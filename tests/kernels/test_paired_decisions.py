@@ -17,10 +17,9 @@ from scorestd.kernels.paired_decisions import (
     PAIRED_TESTS,
     _extreme_counts,
     _resampling_block,
-    binom_test_pvalues,
     paired_decisions,
-    signed_ranks,
 )
+from scorestd.kernels.rank_tests import sign_pvalues, signed_ranks
 from scorestd.kernels.resampling_tests import permutation_all_pairs
 
 RESULTS = Path(__file__).parents[1] / "results" / "urbano2019_paired_tests"
@@ -83,7 +82,8 @@ def test_r_reference_covers_every_path():
 
 def test_binomial_pvalues_equal_scipy():
     for m in (1, 2, 7, 24, 25, 100):
-        greater, two = binom_test_pvalues(m)
+        greater = sign_pvalues(np.arange(m + 1), m, "greater")
+        two = sign_pvalues(np.arange(m + 1), m, "two-sided")
         for x in range(m + 1):
             assert greater[x] == pytest.approx(
                 stats.binomtest(x, m, 0.5, alternative="greater").pvalue, rel=1e-12)
@@ -112,7 +112,7 @@ def test_wilcoxon_and_t_decisions_equal_scipy_on_random_vectors():
 def test_signed_ranks_equal_a_plain_loop():
     rng = np.random.default_rng(3)
     d = np.round(rng.normal(0, 1.5, size=(300, 30)), 1)  # |d| > 2 too: uint64 keys
-    v, n, zeros, ties = signed_ranks(d)
+    v, n, zeros, ties, _ = signed_ranks(d)
     for i, row in enumerate(d):
         nz = row[row != 0]
         ranks = stats.rankdata(np.abs(nz))
@@ -126,10 +126,11 @@ def test_signed_ranks_equal_a_plain_loop():
 def test_resampling_counts_equal_a_plain_loop(test):
     rng = np.random.default_rng(11)
     d = np.round(rng.normal(0.01, 0.1, size=(40, 12)), 2)  # ties in the resampled sums
-    matrix, per_trial = _resampling_block(5, (), 4, 0, test, 12, 300, 512)
+    drawn = _resampling_block(5, (), 4, 0, test, 12, 300, 512)
+    matrix, per_trial = drawn.matrix, drawn.per_trial
     x = d * per_trial[:40] if test == "permutation" else np.take_along_axis(
         d, per_trial[:40], axis=1)
-    counts = _extreme_counts(matrix, x, d.sum(axis=1), test, stop_above=10**9)
+    counts = _extreme_counts(drawn, x, d.sum(axis=1), test, stop_above=10**9)
     for i in range(40):
         sums = [float(np.dot(w, x[i])) for w in matrix]  # one resample at a time
         obs = d[i].sum()
@@ -143,11 +144,12 @@ def test_resampling_counts_equal_a_plain_loop(test):
 def test_early_stopping_changes_no_decision(test):
     rng = np.random.default_rng(12)
     d = rng.normal(0.005, 0.1, size=(300, 25))
-    matrix, per_trial = _resampling_block(9, (), 4, 0, test, 25, 1000, 512)
+    drawn = _resampling_block(9, (), 4, 0, test, 25, 1000, 512)
+    per_trial = drawn.per_trial
     x = d * per_trial[:300] if test == "permutation" else np.take_along_axis(
         d, per_trial[:300], axis=1)
-    full = _extreme_counts(matrix, x, d.sum(axis=1), test, stop_above=10**9)
-    stopped = _extreme_counts(matrix, x, d.sum(axis=1), test, stop_above=100)
+    full = _extreme_counts(drawn, x, d.sum(axis=1), test, stop_above=10**9)
+    stopped = _extreme_counts(drawn, x, d.sum(axis=1), test, stop_above=100)
     decided = full <= 100
     np.testing.assert_array_equal(stopped[decided], full[decided])
     assert (stopped[~decided] > 100).all()
@@ -200,9 +202,10 @@ def test_same_decisions_whatever_the_split():
 def test_trials_of_a_block_have_their_own_resamples():
     # Two identical rows of one block get different permutation counts.
     d = np.tile(np.random.default_rng(2).normal(0.03, 0.1, 25), (2, 1))
-    matrix, per_trial = _resampling_block(1, (), 4, 0, "permutation", 25, 2000, 512)
+    drawn = _resampling_block(1, (), 4, 0, "permutation", 25, 2000, 512)
+    per_trial = drawn.per_trial
     x = d * per_trial[:2]
-    counts = _extreme_counts(matrix, x, d.sum(axis=1), "permutation", stop_above=10**9)
+    counts = _extreme_counts(drawn, x, d.sum(axis=1), "permutation", stop_above=10**9)
     assert counts[1, 0] != counts[1, 1]
 
 

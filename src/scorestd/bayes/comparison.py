@@ -33,6 +33,7 @@ from ..errors import OptionError, warn
 from ..kernels import posterior as kp
 from ..kernels.correlation import kendall_tau_b
 from ..kernels.seeds import root_sequence
+from ..mapping import maps_extra_dims
 from ..stats._pairs import system_pairs
 from ._arviz import to_arviz
 from ._checks import check_same_data
@@ -144,6 +145,7 @@ class LikelihoodComparison:
                 f"cells={self.cells!r}, {len(self.decisions)} pair decision(s) change)")
 
 
+@maps_extra_dims()
 def compare_likelihoods(
     data: Any,
     likelihoods: Sequence[str] = ("normal", "censored", "hurdle"),

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import xarray as xr
-from scipy import special, stats
+from scipy import special
 
 from .._options import (
     SimulationCopula,
@@ -69,6 +69,7 @@ from ..io.netcdf import content_digest
 from ..kernels import pair_copulas
 from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
+from ..mapping import check_shared_extra_dims, map_slices, maps_extra_dims
 from ..models._grid import stacked, table_inverse
 from ..score_cube import collection_of, validate
 from ..simulation import _random
@@ -254,34 +255,42 @@ def _draw_pairs(design: _Design, rngs: Sequence[np.random.Generator], n: int, n_
     return base, exp
 
 
-def _rejections(base: np.ndarray, exp: np.ndarray, alphas: np.ndarray, tests: Sequence[str],
-                crit: dict[int, np.ndarray], B: int, root: np.random.SeedSequence, block: int
+def _rejections(d: np.ndarray, alphas: np.ndarray, tests: Sequence[str], B: int,
+                root: np.random.SeedSequence, trials: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rejections ``(tests, tails, N, A)``, valid trials ``(tests, N)`` and the sign of
-    the observed difference ``(N,)`` of block ``block`` of trials (``crit`` is unused:
-    :func:`~scorestd.kernels.paired_decisions.paired_decisions` keeps its own)."""
-    r = paired_decisions(exp - base, alphas, tests, resamples=B, min_diff=_SIGN_MIN_DIFF,
-                         seed=root, first_trial=block * _random.BLOCK)
-    return r.reject, r.valid, r.negative
+    the observed difference ``(N,)`` of the differences ``d`` of trials ``trials``
+    (their indices in the cell): one kernel call per run of consecutive trials, so
+    that the resampling tests multiply matrices of hundreds of trials at once."""
+    breaks = np.flatnonzero(np.diff(trials) != 1) + 1
+    parts = [paired_decisions(d[run], alphas, tests, resamples=B, min_diff=_SIGN_MIN_DIFF,
+                              seed=root, first_trial=int(trials[run][0]))
+             for run in np.split(np.arange(len(trials)), breaks)]
+    return (np.concatenate([p.reject for p in parts], axis=2),
+            np.concatenate([p.valid for p in parts], axis=1),
+            np.concatenate([p.negative for p in parts]))
 
 
 def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[str, np.ndarray]:
     """Counts of one batch of blocks: rejections, wrong-sign rejections, valid trials."""
     design, n_topics = data["design"], data["n_topics"]
     tests, alphas = data["tests"], data["alphas"]
-    reject = np.zeros((len(blocks), len(tests), 2, len(alphas)), dtype=np.int64)
-    wrong = np.zeros((len(blocks), len(tests), len(alphas)), dtype=np.int64)
-    valid = np.zeros((len(blocks), len(tests)), dtype=np.int64)
     rngs = [_random.block_generator(data["root"], int(block)) for block in blocks]
     base_all, exp_all = _draw_pairs(design, rngs, _random.BLOCK, n_topics, data["support"])
-    for r, (block, kept) in enumerate(zip(blocks, keep, strict=True)):
-        rows = slice(r * _random.BLOCK, r * _random.BLOCK + kept)
-        rej, ok, negative = _rejections(base_all[rows], exp_all[rows], alphas, tests,
-                                        data["crit"], data["B"], data["root"], int(block))
-        reject[r] = rej.sum(axis=2)
-        wrong[r] = (rej[:, 1] & negative[None, :, None]).sum(axis=1)
-        valid[r] = ok.sum(axis=1)
-    return {"reject": reject, "wrong": wrong, "valid": valid}
+    # the kept trials of every block, decided together
+    rows = np.concatenate([r * _random.BLOCK + np.arange(kept) for r, kept in enumerate(keep)])
+    trials = np.concatenate([block * _random.BLOCK + np.arange(kept)
+                             for block, kept in zip(blocks, keep, strict=True)])
+    rej, ok, negative = _rejections(exp_all[rows] - base_all[rows], alphas, tests, data["B"],
+                                    data["root"], trials)
+    starts = np.concatenate([[0], np.cumsum(keep)[:-1]])  # first kept trial of each block
+
+    def per_block(x, axis):
+        return np.add.reduceat(x, starts, axis=axis, dtype=np.int64)
+
+    return {"reject": np.moveaxis(per_block(rej, 2), 2, 0),
+            "wrong": np.moveaxis(per_block(rej[:, 1] & negative[None, :, None], 1), 1, 0),
+            "valid": per_block(ok, 1).T}
 
 
 def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *, tests,
@@ -299,10 +308,8 @@ def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *
         ordered = np.sort(design.keys[drawn, 1:], axis=1)
         design.copulas[drawn] = pool.pair_copulas(
             np.column_stack([design.keys[drawn, 0], ordered]), client)
-    df = n_topics - 1
-    crit = {1: stats.t.ppf(1 - alphas, df), 2: stats.t.ppf(1 - alphas / 2, df)}
     data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
-            "support": pool.support, "crit": crit, "B": B, "root": root}
+            "support": pool.support, "B": B, "root": root}
     if study is not None:  # one progress bar over the whole study; chunks saved as they end
         return study.run(cell, keep, functools.partial(
             _counts, data=data, batch_size=batch_size, client=client), desc)
@@ -457,6 +464,7 @@ class ErrorRates(Experiment):
         return fig
 
 
+@maps_extra_dims(vectorized=True)  # itself: its cubes come in a mapping
 def error_rates(
     collections: Mapping[str, Any] | Sequence[Any] | str | os.PathLike | None = None,
     *,
@@ -582,6 +590,10 @@ def error_rates(
     """
     if seed is None:
         raise OptionError("seed= is required: simulation studies must be reproducible")
+    options = {"measures": measures, "n_topics": n_topics, "deltas": deltas, "alphas": alphas,
+               "tests": tests, "trials": trials, "trials_type2": trials_type2, "B": B,
+               "copula": copula, "seed": seed, "memory": memory, "batch_size": batch_size,
+               "progress": progress, "client": client}
     check_option(copula, SimulationCopula, "copula")
     tests = check_sequence("tests", tests, lambda n, t: check_option(t, ERROR_RATE_TESTS, "test"))
     trials = check_count("trials", trials)
@@ -604,6 +616,14 @@ def error_rates(
     else:
         batch_size = check_count("batch_size", batch_size)
     cubes = _collections(collections)
+    extra = check_shared_extra_dims(cubes, "error_rates")
+    if extra:  # one study per slice, its collections the slices (or the cubes without)
+        if results_dir is not None or pool is not None:
+            raise OptionError("results_dir= and pool= hold one study: with collections of "
+                              f"extra dims {', '.join(map(repr, extra))}, run each slice "
+                              "on its own")
+        return map_slices(lambda slices: error_rates(slices, **options), cubes, extra,
+                          function="error_rates")
     if measures is None:
         measures = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))
     measures = check_sequence("measures", measures, lambda n, v: str(v))
@@ -707,5 +727,5 @@ def _collections(collections: Mapping[str, Any] | Sequence[Any] | None) -> dict[
         if len(collections) < len(named):
             raise ValueError("two collections have the same name; pass a mapping of name "
                              "to cube or file")
-    return {str(k): validate(collection_from(v)[1], what=f"collection {k!r}",
-                             extra_dims="error_rates") for k, v in collections.items()}
+    return {str(k): validate(collection_from(v)[1], what=f"collection {k!r}", extra_dims=True)
+            for k, v in collections.items()}

@@ -11,21 +11,27 @@ compared with precomputed thresholds instead:
   α; a trial whose differences are constant (R stops with "data are essentially
   constant") or all zero (R's p-value is NaN) is not valid;
 - **Wilcoxon signed-rank** (R's ``wilcox.test``): zeros dropped, average ranks of
-  ``|d|`` from one integer sort per trial (the sign rides in the lowest bit of the key);
-  the exact null distribution when fewer than 50 differences remain and there are no
-  ties and no zeros (a table look-up of the decisions), else the normal approximation
-  with tie and continuity corrections;
+  ``|d|`` from one integer sort per trial; the exact null distribution when fewer than
+  50 differences remain and there are no ties and no zeros, else the normal
+  approximation with tie and continuity corrections (statistics and p-values:
+  :func:`~scorestd.kernels.rank_tests.signed_ranks` and
+  :func:`~scorestd.kernels.rank_tests.signed_rank_pvalues`, the implementation the
+  all-pairs tests use with scipy's conventions);
 - **sign test** (R's ``binom.test``): wins ``d > min_diff`` among the ``m`` differences
-  with ``|d| > min_diff``, decided by a table over ``(m, wins)``; ``m = 0`` is not valid;
+  with ``|d| > min_diff``, decided by a table over ``(m, wins)`` of
+  :func:`~scorestd.kernels.rank_tests.sign_pvalues`; ``m = 0`` is not valid;
 - **permutation** (random sign flips) and **bootstrap** (shift method: resamples of the
   topics, centred on the observed mean) tests with ``resamples`` resamples, p-value
   ``(1 + #{as extreme}) / (resamples + 1)``: the published code's ``#{as extreme} /
   resamples`` with its 10⁶ resamples is within 10⁻⁶ of it, but with fewer it would add
   ``1 / (resamples + 1)`` to every rejection rate (5e-4 at 2,000 resamples, half the
-  rate at α = .001), where this one keeps an exact test's rate at α. The resampled sums of every trial
-  of a block come from one matrix product per chunk of resamples, and a trial leaves
-  the computation as soon as it has more resamples as extreme as observed than the
-  largest α allows, in both tails (its decisions can no longer change).
+  rate at α = .001), where this one keeps an exact test's rate at α. The resampled sums
+  of every trial of a block come from one float32 matrix product per chunk of
+  resamples (the resample matrices hold small integers, exact in float32); a sum too
+  close to a threshold for float32 to tell its side is computed again in float64, so
+  the counts are those of float64 sums. A trial leaves the computation as soon as it
+  has more resamples as extreme as observed than the largest α allows, in both tails
+  (its decisions can no longer change).
 
 Resamples: trial ``t`` (counted from ``first_trial``) belongs to resampling block
 ``t // block``, whose resamples (one ``resamples × topics`` matrix of sign flips, one of
@@ -44,10 +50,10 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
 from .blas import limited_blas
-from .rank_tests import wilcoxon_null_cdf
+from .rank_tests import sign_counts, sign_pvalues, signed_rank_pvalues, signed_ranks
 from .seeds import child_sequence, root_sequence
 
 __all__ = ["PAIRED_TESTS", "PairedDecisions", "paired_decisions"]
@@ -60,8 +66,17 @@ EXACT_BELOW = 50
 # Resampled sums within this relative distance of the observed one count as "as extreme"
 # (equal in exact arithmetic; e.g. discrete scores give many such ties).
 _REL_TOL = 1e-9
-# Resampled sums per chunk of the matrix product (float64: 256 KiB, in L2 cache).
-_CHUNK_CELLS = 2**15
+# Resampled sums per chunk of the matrix product (float32: 1 MiB, in L2 cache; measured
+# 5-10% faster than 512 KiB and than 2 MiB).
+_CHUNK_CELLS = 2**18
+# Resamples whose bootstrap counts are made at a time (bincount's output in cache).
+_COUNT_ROWS = 1024
+# Unit roundoff of float32.
+_F32_UNIT = 2.0**-24
+# Float32 sums of a trial too close to a threshold, in one chunk, recounted one by one in
+# float64; a trial with more (discrete scores: many sums equal the observed one) has its
+# sums computed in float64 from then on.
+_RECOUNT_MAX = 4
 _STREAMS = {"permutation": 1, "bootstrap": 2}
 
 
@@ -187,140 +202,87 @@ def _t_decisions(d, limit, inclusive):
     return out & valid[:, None], valid
 
 
-# --- Wilcoxon signed-rank ------------------------------------------------------------------
-
-def signed_ranks(d):
-    """Wilcoxon's statistics of every row of ``d``: ``V`` (sum of the ranks of the
-    positive differences, zeros dropped, average ranks for ties), the number of non-zero
-    differences, whether a row had zeros, and ``Σ (t³ − t)`` over tie groups.
-
-    One sort of integer keys per row: for ``|d|`` (non-negative floats order as their
-    bit patterns) shifted left by one bit, with the sign in the freed lowest bit.
-    """
-    n_rows, n = d.shape
-    key = (np.abs(d).view(np.uint64) << np.uint64(1)) | (d > 0)
-    key.sort(axis=1)
-    positive = (key & np.uint64(1)).astype(bool)
-    value = key >> np.uint64(1)
-    zeros = np.count_nonzero(value == 0, axis=1)
-    index = np.arange(n)
-    starts = np.ones((n_rows, n), dtype=bool)
-    starts[:, 1:] = value[:, 1:] != value[:, :-1]
-    ends = np.ones((n_rows, n), dtype=bool)
-    ends[:, :-1] = starts[:, 1:]
-    first = np.maximum.accumulate(np.where(starts, index, 0), axis=1)
-    last = np.minimum.accumulate(np.where(ends, index, n - 1)[:, ::-1], axis=1)[:, ::-1]
-    rank = (first + last) / 2 + 1 - zeros[:, None]  # among the non-zero differences
-    v = np.where(positive, rank, 0.0).sum(axis=1)
-    size = last - first + 1
-    ties = np.where(value != 0, size * size - 1, 0).sum(axis=1)  # Σ_t (t² − 1) per member
-    return v, n - zeros, zeros > 0, ties
-
-
-@functools.lru_cache(maxsize=16)
-def _wilcoxon_exact_table(limit: tuple[float, ...], inclusive: bool) -> np.ndarray:
-    """``table[n, V, tail, α]``: decisions of the exact test (R's psignrank), n < 50."""
-    n_max = EXACT_BELOW - 1
-    cdf = wilcoxon_null_cdf(n_max)  # P(W+ <= w)
-    w_top = cdf.shape[1]
-    table = np.zeros((n_max + 1, w_top, 2, len(limit)), dtype=bool)
-    w = np.arange(w_top)
-    for n in range(1, n_max + 1):
-        top = n * (n + 1) // 2
-        v = w[: top + 1]
-        upper = cdf[n, top - v]  # P(W+ >= v) = P(W+ <= top − v), by symmetry
-        lower = cdf[n, v]
-        two = np.minimum(2 * np.where(v > top / 2, upper, lower), 1.0)
-        table[n, : top + 1, 0] = _below(upper, np.array(limit), inclusive)
-        table[n, : top + 1, 1] = _below(two, np.array(limit), inclusive)
-    return table
-
+# --- Wilcoxon signed-rank and sign tests (statistics and p-values: rank_tests) ------------
 
 def _wilcoxon_decisions(d, limit, inclusive):
-    v, n, zeros, ties = signed_ranks(d)
+    r = signed_ranks(d)
+    conventions = {"exact_max": EXACT_BELOW - 1, "correction": True}  # R's wilcox.test
     out = np.zeros((2, d.shape[0], len(limit)), dtype=bool)
-    exact = (n < EXACT_BELOW) & ~zeros & (ties == 0) & (n > 0)
-    if exact.any():
-        table = _wilcoxon_exact_table(tuple(limit.tolist()), inclusive)
-        hit = table[n[exact], v[exact].astype(np.intp)]  # (K, 2, A)
-        out[:, exact] = np.moveaxis(hit, 1, 0)
-    approx = ~exact & (n > 0)
-    if approx.any():
-        na, z0 = n[approx].astype(float), v[approx] - n[approx] * (n[approx] + 1) / 4
-        sigma = np.sqrt(na * (na + 1) * (2 * na + 1) / 24 - ties[approx] / 48)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p_one = special.ndtr(-(z0 - 0.5) / sigma)
-            p_two = 2 * special.ndtr(-np.abs((z0 - np.sign(z0) * 0.5) / sigma))
-        out[0, approx] = _below(p_one, limit, inclusive)
-        out[1, approx] = _below(p_two, limit, inclusive)
-    # No non-zero difference: R's one-tailed p-value is 1, its two-tailed one NaN.
+    for tail, alternative in enumerate(("greater", "two-sided")):
+        p = signed_rank_pvalues(r.v, r.n, r.zeros, r.ties, alternative, **conventions)
+        # No non-zero difference: R's one-tailed p-value is 1, its two-tailed one NaN.
+        out[tail] = _below(p, limit, inclusive) & (r.n > 0)[:, None]
     return out
-
-
-# --- sign test ----------------------------------------------------------------------------
-
-def binom_test_pvalues(m: int) -> tuple[np.ndarray, np.ndarray]:
-    """R's ``binom.test(x, m, 0.5)`` p-values for ``x = 0..m``: ("greater", "two.sided")."""
-    x = np.arange(m + 1)
-    dist = stats.binom(m, 0.5)
-    greater = dist.sf(x - 1)
-    pmf = dist.pmf(x)
-    two = np.ones(m + 1)
-    rel = 1 + 1e-7  # R's relErr
-    centre = m * 0.5
-    for xi in range(m + 1):
-        if xi < centre:
-            y = np.count_nonzero(pmf[int(np.ceil(centre)):] <= pmf[xi] * rel)
-            two[xi] = dist.cdf(xi) + dist.sf(m - y)
-        elif xi > centre:
-            y = np.count_nonzero(pmf[: int(np.floor(centre)) + 1] <= pmf[xi] * rel)
-            two[xi] = dist.cdf(y - 1) + dist.sf(xi - 1)
-    return greater, np.minimum(two, 1.0)
 
 
 @functools.lru_cache(maxsize=16)
 def _sign_table(n: int, limit: tuple[float, ...], inclusive: bool) -> np.ndarray:
     """``table[m, wins, tail, α]`` for ``m <= n`` decided differences."""
+    m, wins = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
     table = np.zeros((n + 1, n + 1, 2, len(limit)), dtype=bool)
-    for m in range(1, n + 1):
-        greater, two = binom_test_pvalues(m)
-        table[m, : m + 1, 0] = _below(greater, np.array(limit), inclusive)
-        table[m, : m + 1, 1] = _below(two, np.array(limit), inclusive)
+    for tail, alternative in enumerate(("greater", "two-sided")):
+        p = sign_pvalues(np.minimum(wins, m), m, alternative)
+        table[:, :, tail] = _below(p, np.array(limit), inclusive) & (wins <= m)[..., None]
+    table[0] = False  # no decided difference: R's p-value is NaN
     return table
 
 
 def _sign_decisions(d, limit, min_diff, inclusive):
-    wins = np.count_nonzero(d > min_diff, axis=1)
-    m = d.shape[1] - np.count_nonzero(np.abs(d) <= min_diff, axis=1)
+    wins, m = sign_counts(d, min_diff, tie_at_min_diff=True)  # the published code's ties
     table = _sign_table(d.shape[1], tuple(limit.tolist()), inclusive)
     return np.moveaxis(table[m, wins], 1, 0), m > 0
 
 
 # --- permutation and bootstrap ------------------------------------------------------------
 
+class _Resamples:
+    """The resamples of one block: ``matrix`` ``(resamples, n)`` float32 (sign flips or
+    bootstrap counts: small integers, exact in float32), each trial's randomisation
+    ``per_trial`` ``(block, n)`` (signs, or an order of the topics) and, made the first
+    time a trial needs exact sums, ``wide``: the same matrix in float64."""
+
+    def __init__(self, matrix: np.ndarray, per_trial: np.ndarray) -> None:
+        matrix.flags.writeable = False
+        per_trial.flags.writeable = False
+        self.matrix, self.per_trial = matrix, per_trial
+        self._wide: np.ndarray | None = None
+
+    @property
+    def wide(self) -> np.ndarray:
+        if self._wide is None:
+            self._wide = self.matrix.astype(np.float64)
+            self._wide.flags.writeable = False
+        return self._wide
+
+
 @functools.lru_cache(maxsize=4)
 def _resampling_block(entropy, spawn_key, pool_size, index: int, test: str, n: int,
-                      resamples: int, block: int) -> tuple[np.ndarray, np.ndarray]:
-    """The resamples of one block: a ``(resamples, n)`` float matrix and each trial's
-    randomisation ``(block, n)`` (signs, or an order of the topics)."""
+                      resamples: int, block: int) -> _Resamples:
+    """The resamples of one block (:class:`_Resamples`)."""
     seq = child_sequence(np.random.SeedSequence(entropy, spawn_key=spawn_key,
                                                 pool_size=pool_size), index, _STREAMS[test])
     rng = np.random.default_rng(seq)
     if test == "permutation":
         bits = np.unpackbits(rng.integers(0, 256, size=-(-resamples * n // 8),
                                           dtype=np.uint8))[: resamples * n]
-        matrix = 1.0 - 2.0 * bits.reshape(resamples, n)
+        matrix = bits.reshape(resamples, n).astype(np.float32)
+        matrix *= -2.0
+        matrix += 1.0  # bit 1 → −1, bit 0 → +1
         signs = rng.integers(0, 2, size=(block, n), dtype=np.int8)
         per_trial = 1.0 - 2.0 * signs
     else:
         draws = rng.integers(0, n, size=(resamples, n), dtype=np.int32)
-        rows = np.repeat(np.arange(resamples, dtype=np.int64) * n, n)
-        matrix = np.bincount(rows + draws.ravel(), minlength=resamples * n).reshape(
-            resamples, n).astype(np.float64)
+        matrix = np.empty((resamples, n), dtype=np.float32)
+        # counts of each topic per resample, _COUNT_ROWS resamples at a time (the flat
+        # index array and bincount's output then stay in cache)
+        offsets = np.arange(_COUNT_ROWS, dtype=np.intp)[:, np.newaxis] * n
+        for start in range(0, resamples, _COUNT_ROWS):
+            rows = draws[start:start + _COUNT_ROWS]
+            k = len(rows)
+            matrix[start:start + k] = np.bincount((rows + offsets[:k]).ravel(),
+                                                  minlength=k * n).reshape(k, n)
         per_trial = rng.permuted(np.broadcast_to(np.arange(n), (block, n)), axis=1)
-    matrix.flags.writeable = False
-    per_trial.flags.writeable = False
-    return matrix, per_trial
+    return _Resamples(matrix, per_trial)
 
 
 def _resampling_decisions(d, limit, test, resamples, seed, first_trial, block, inclusive):
@@ -331,15 +293,14 @@ def _resampling_decisions(d, limit, test, resamples, seed, first_trial, block, i
     trial = first_trial + np.arange(n_trials)
     for index in np.unique(trial // block):
         rows = np.flatnonzero(trial // block == index)
-        matrix, per_trial = _resampling_block(root.entropy, tuple(root.spawn_key),
-                                              root.pool_size, int(index), test, n,
-                                              int(resamples), block)
+        drawn = _resampling_block(root.entropy, tuple(root.spawn_key), root.pool_size,
+                                  int(index), test, n, int(resamples), block)
         offset = trial[rows] - index * block
         if test == "permutation":
-            x = d[rows] * per_trial[offset]
+            x = d[rows] * drawn.per_trial[offset]
         else:
-            x = np.take_along_axis(d[rows], per_trial[offset], axis=1)
-        counts = _extreme_counts(matrix, x, d[rows].sum(axis=1), test, count_limit.max())
+            x = np.take_along_axis(d[rows], drawn.per_trial[offset], axis=1)
+        counts = _extreme_counts(drawn, x, d[rows].sum(axis=1), test, count_limit.max())
         out[:, rows] = counts[..., None] <= count_limit
     return out
 
@@ -351,10 +312,27 @@ def _count_limits(resamples, limit, inclusive):
     return (_below(p, limit, inclusive).sum(axis=0) - 1).astype(np.int64)
 
 
-def _extreme_counts(matrix, x, observed, test, stop_above):
+def _float32_margin(x, test, up_at, low_at):
+    """Half-width of the band around a threshold inside which a float32 resampled sum
+    cannot tell on which side the float64 one lies.
+
+    With ``W = Σ |w_t x_t|`` (``Σ |x|`` for sign flips; at most ``n max |x|`` for
+    bootstrap counts, which sum to ``n``), rounding ``x`` to float32 and summing ``n``
+    terms in float32 (any order) is off by at most ``(n + 1) 2⁻²⁴ W``, the float64 sum by
+    ``n 2⁻⁵³ W``: ``(n + 2) 2⁻²⁴ W`` bounds their difference. The thresholds are
+    rounded to float32 too, which the second term covers.
+    """
+    n = x.shape[1]
+    weight = (np.abs(x).sum(axis=1) if test == "permutation"
+              else n * np.abs(x).max(axis=1))
+    error = (n + 2) * _F32_UNIT * weight * (1 + 1e-3)
+    return error + 4 * _F32_UNIT * (np.abs(up_at) + np.abs(low_at) + error)
+
+
+def _extreme_counts(drawn, x, observed, test, stop_above):
     """Resamples as extreme as the ``observed`` sums ``(2, N)`` (one-tailed "greater",
-    two-tailed), the resampled sums being ``matrix @ x[i]``; a trial whose both counts
-    exceed ``stop_above`` is left at a (partial) count above it.
+    two-tailed), the resampled sums being ``drawn.matrix @ x[i]``; a trial whose both
+    counts exceed ``stop_above`` is left at a (partial) count above it.
 
     Two comparisons per resampled sum: with ``c`` the centre of the null distribution (0
     for sign flips, the observed sum for the bootstrap), ``up = #{s >= c + |obs| − tol}``
@@ -362,42 +340,104 @@ def _extreme_counts(matrix, x, observed, test, stop_above):
     ``up`` when ``obs >= 0``; when ``obs < 0`` the one-tailed count is at least
     ``resamples − low``, and is counted exactly (a third comparison) only for the rare
     trials where that bound would still allow a rejection.
+
+    The sums are computed in float32 (half the work of float64) and compared with each
+    threshold moved by :func:`_float32_margin` either way: a sum on the same side of both
+    is on that side in float64 too. The few sums between them (a sum equal to the
+    observed one, as discrete scores give, or within about 10⁻⁵ of it) are computed
+    again in float64, one by one: the counts are those of float64 sums.
     """
+    matrix = drawn.matrix
     n_resamples = matrix.shape[0]
     tol = _REL_TOL * np.abs(x).sum(axis=1)
     centre = observed if test == "bootstrap" else np.zeros_like(observed)
-    up_at = (centre + np.abs(observed) - tol)[:, None]
-    low_at = (centre - np.abs(observed) + tol)[:, None]
+    up_at = centre + np.abs(observed) - tol
+    low_at = centre - np.abs(observed) + tol
+    margin = _float32_margin(x, test, up_at, low_at)
+    # (N, 4, 1): sure / maybe at least up_at, sure / maybe at most low_at
+    bounds = np.stack([up_at + margin, up_at - margin, low_at - margin, low_at + margin],
+                      axis=1).astype(np.float32)[..., np.newaxis]
+    x32 = x.astype(np.float32)
     negative = observed < 0
     up = np.zeros(len(x), dtype=np.int64)
     low = np.zeros(len(x), dtype=np.int64)
     done = np.zeros(len(x), dtype=np.int64)
+    # scratch arrays reused chunk after chunk (fresh ones would cost page faults)
+    cells = max(64 * len(x), min(_CHUNK_CELLS, n_resamples * len(x)) + 64 * len(x))
+    sums_buffer = np.empty(cells, dtype=np.float32)
+    mask_buffer = np.empty(cells, dtype=bool)
+    bits_buffer = np.empty(cells // 8 + len(x), dtype=np.uint8)
+    wide_buffer = None
+    wide = np.zeros(len(x), dtype=bool)  # counted in float64 from now on (many ties)
     active = np.arange(len(x))
-    xa, up_a, low_a = x, up_at, low_at
     start = 0
     while start < n_resamples and active.size:
         step = min(n_resamples - start, max(64, _CHUNK_CELLS // active.size // 64 * 64))
-        sums = xa @ matrix[start:start + step].T  # (active, step)
-        up[active] += _count(sums >= up_a)
-        low[active] += _count(sums <= low_a)
+        chunk = slice(start, start + step)
+        fast = active[~wide[active]]
+        if fast.size:
+            shape = (fast.size, step)
+            sums = sums_buffer[:fast.size * step].reshape(shape)
+            np.matmul(x32[fast], matrix[chunk].T, out=sums)
+            mask = mask_buffer[:fast.size * step].reshape(shape)
+            b = bounds[fast]
+            counts = [_count(compare(sums, b[:, k], out=mask), bits_buffer)
+                      for k, compare in enumerate((np.greater_equal, np.greater_equal,
+                                                   np.less_equal, np.less_equal))]
+            unsure = (counts[1] - counts[0]) + (counts[3] - counts[2])
+            many = unsure > _RECOUNT_MAX  # e.g. discrete scores: float64 from now on
+            for tail, at in enumerate((up_at, low_at)):
+                few = np.flatnonzero((counts[2 * tail + 1] != counts[2 * tail]) & ~many)
+                if few.size:  # the few sums too close to the threshold for float32
+                    bu, su = b[few], sums[few]
+                    band = ((su >= bu[:, 1]) & (su < bu[:, 0]) if tail == 0
+                            else (su <= bu[:, 3]) & (su > bu[:, 2]))
+                    counts[2 * tail][few] += _recount(
+                        drawn, x, start, fast[few], band, at,
+                        np.greater_equal if tail == 0 else np.less_equal)
+            up[fast[~many]] += counts[0][~many]
+            low[fast[~many]] += counts[2][~many]
+            wide[fast[many]] = True  # this chunk too, below
+        slow = active[wide[active]]
+        if slow.size:  # float64 sums, compared with the thresholds themselves
+            if wide_buffer is None:
+                wide_buffer = np.empty(cells, dtype=np.float64)
+            shape = (slow.size, step)
+            sums = wide_buffer[:slow.size * step].reshape(shape)
+            np.matmul(x[slow], drawn.wide[chunk].T, out=sums)
+            mask = mask_buffer[:slow.size * step].reshape(shape)
+            up[slow] += _count(np.greater_equal(sums, up_at[slow, np.newaxis], out=mask),
+                               bits_buffer)
+            low[slow] += _count(np.less_equal(sums, low_at[slow, np.newaxis], out=mask),
+                                bits_buffer)
         done[active] += step
         start += step
         one = np.where(negative[active], done[active] - low[active], up[active])
         going = (one <= stop_above) | (up[active] + low[active] <= stop_above)
-        if not going.all():
-            active = active[going]
-            xa, up_a, low_a = xa[going], up_a[going], low_a[going]
+        active = active[going]
     counts = np.stack([np.where(negative, done - low, up), up + low])
     # obs < 0 and the bound allows a rejection: count the one tail exactly
     exact = np.flatnonzero(negative & (counts[0] <= stop_above))
     for i in exact:
-        sums = matrix @ x[i]
+        sums = drawn.wide @ x[i]
         counts[0, i] = np.count_nonzero(sums >= centre[i] + observed[i] - tol[i])
     return counts
 
 
-def _count(mask):
-    """Row sums of a boolean ``(N, K)`` array (popcount of its bytes when ``K % 8 == 0``)."""
+def _recount(drawn, x, start, rows, band, at, compare):
+    """Per row of ``rows``, how many of the sums flagged in ``band`` (their float32 value
+    too close to the threshold ``at``) pass ``compare(sum, at)`` in float64."""
+    row, col = np.nonzero(band)
+    sums = np.einsum("ij,ij->i", drawn.matrix[start + col].astype(np.float64), x[rows[row]])
+    return np.bincount(row, weights=compare(sums, at[rows[row]]),
+                       minlength=len(rows)).astype(np.int64)
+
+
+def _count(mask, buffer=None):
+    """Row sums of a boolean ``(N, K)`` array (popcount of its bytes when ``K % 8 == 0``;
+    ``buffer``: scratch ``uint8`` space for the popcounts)."""
     if mask.shape[1] % 8:
         return np.count_nonzero(mask, axis=1)
-    return np.bitwise_count(mask.view(np.uint64)).sum(axis=1, dtype=np.int64)
+    words = mask.view(np.uint64)
+    out = None if buffer is None else buffer[:words.size].reshape(words.shape)
+    return np.bitwise_count(words, out=out).sum(axis=1, dtype=np.int64)
