@@ -90,32 +90,52 @@ MAPPED_CALLS = {
 #: Writers of every format that keeps extra dims (checked below).
 WRITERS = {"save", "to_dataframe", "write_netcdf", "write_long_csv", "write_parquet"}
 
-#: Functions of one collection that refuse a cube with extra dims (select a slice first).
+#: Functions whose result is one object per collection (a fit, an experiment's result, a
+#: topic split, a figure): with extra dims, a PerSlice of the results, or the labelled
+#: result with the extra dims (bayes_compare, bayes_standardize). Small runs: each is
+#: called once per slice by the test too.
+PER_SLICE_CALLS = {
+    "bayes_compare": lambda c: scorestd.bayes_compare(c, baseline="s1"),
+    "bayes_crossed": lambda c: scorestd.bayes_crossed(c, measure="ap", chains=1, draws=40,
+                                                      warmup=40, seed=1),
+    "compare_likelihoods": lambda c: scorestd.compare_likelihoods(
+        c, ["normal", "censored"], measure="ap", cells="continuous", chains=1, draws=60,
+        warmup=40, seed=2),
+    "bayes_standardize": lambda c: scorestd.bayes_standardize(c, "normal", draws=50, seed=3),
+    "between_collection": lambda c: scorestd.between_collection(
+        c, measure="ap", schemes=("raw", "z"), trials=20, seed=4),
+    "discriminative_power": lambda c: scorestd.discriminative_power(c, B=50, seed=5),
+    "fit_margins": lambda c: scorestd.fit_margins(c, measure="ap", families=["beta1"]),
+    "fit_simulator": lambda c: scorestd.fit_simulator(c, measure="ap", families=["beta1"],
+                                                      copula="gaussian"),
+    "leave_one_out": lambda c: scorestd.leave_one_out(c, schemes=("N",)),
+    "plot_mapping": lambda c: scorestd.plot_mapping(c, measure="ap"),
+    "plot_standardization": lambda c: scorestd.plot_standardization(c, ("normal",),
+                                                                    measure="ndcg"),
+    "plot_topic_distributions": lambda c: scorestd.plot_topic_distributions(c, measure="ap"),
+    "smoothing_experiment": lambda c: scorestd.smoothing_experiment(
+        c, measure="ap", alphas=(0.0, 0.5), n_topics=3, trials=20, seed=6),
+    "split_half": lambda c: scorestd.split_half(c, measure="ap", methods=("am",), trials=20,
+                                                seed=7),
+    "standardization_report": lambda c: scorestd.standardization_report(c, ["normal"]),
+    "swap_rate": lambda c: scorestd.swap_rate(c, measure="ap", sizes=[2, 4], trials=20,
+                                              seed=8),
+    "topic_split": lambda c: scorestd.topic_split(c, measure="ndcg"),
+    "within_collection": lambda c: scorestd.within_collection(
+        c, measure="ap", schemes=("raw", "N"), n_topics=4, trials=20, seed=9),
+    "error_rates": lambda c: scorestd.error_rates(
+        {"mine": c, "fixed": FIXED_REFERENCE}, measures=["ap"], n_topics=[5], deltas=None,
+        tests=["paired_t"], trials=64, copula="gaussian", seed=1),
+    "estd_stability": lambda c: scorestd.estd_stability(c, measure="ap", pool_sizes=[3, 5],
+                                                        trials=10, seed=1),
+    "topic_set_validation": lambda c: scorestd.topic_set_validation(
+        c, measure="ap", schemes=("raw",), trials=10, truth_topics=200, seed=1),
+}
+
+#: Functions that refuse a cube with extra dims, saying where to write it instead.
 REFUSED = {
-    "bayes_compare": lambda c: scorestd.bayes_compare(c),
-    "bayes_crossed": lambda c: scorestd.bayes_crossed(c),
-    "compare_likelihoods": lambda c: scorestd.compare_likelihoods(c, measure="ap"),
-    "bayes_standardize": lambda c: scorestd.bayes_standardize(c),
-    "between_collection": lambda c: scorestd.between_collection(c),
-    "discriminative_power": lambda c: scorestd.discriminative_power(c),
-    "fit_margins": lambda c: scorestd.fit_margins(c, measure="ap"),
-    "fit_simulator": lambda c: scorestd.fit_simulator(c, measure="ap"),
-    "leave_one_out": lambda c: scorestd.leave_one_out(c),
-    "plot_mapping": lambda c: scorestd.plot_mapping(c),
-    "plot_standardization": lambda c: scorestd.plot_standardization(c),
-    "plot_topic_distributions": lambda c: scorestd.plot_topic_distributions(c),
-    "smoothing_experiment": lambda c: scorestd.smoothing_experiment(c),
-    "split_half": lambda c: scorestd.split_half(c),
-    "standardization_report": lambda c: scorestd.standardization_report(c),
-    "swap_rate": lambda c: scorestd.swap_rate(c),
-    "topic_split": lambda c: scorestd.topic_split(c),
-    "within_collection": lambda c: scorestd.within_collection(c),
     # a topic × system matrix holds one collection; long CSV, Parquet, netCDF keep extra dims
     "write_matrix_csv": lambda c: scorestd.write_matrix_csv(c, "never-written.csv"),
-    # studies of several collections: each collection must be one cube of its own
-    "error_rates": lambda c: scorestd.error_rates({"mine": c}, measures=["ap"], seed=1),
-    "estd_stability": lambda c: scorestd.estd_stability(c, measure="ap", seed=1),
-    "topic_set_validation": lambda c: scorestd.topic_set_validation(c, measure="ap", seed=1),
 }
 
 #: Public functions that take no cube (scalars, files, models, p-values, fitted objects).
@@ -137,16 +157,16 @@ def _public_functions() -> set[str]:
 
 
 def test_every_public_function_is_classified():
-    classified = set(MAPPED_CALLS) | WRITERS | set(REFUSED) | NO_CUBE
+    classified = set(MAPPED_CALLS) | set(PER_SLICE_CALLS) | WRITERS | set(REFUSED) | NO_CUBE
     assert _public_functions() - classified == set(), "classify these in tests/test_extra_dims.py"
     assert classified - _public_functions() == set()
-    groups = [set(MAPPED_CALLS), WRITERS, set(REFUSED), NO_CUBE]
+    groups = [set(MAPPED_CALLS), set(PER_SLICE_CALLS), WRITERS, set(REFUSED), NO_CUBE]
     assert sum(map(len, groups)) == len(classified), "a function is in two classes"
 
 
 def test_the_mapped_functions_say_so():
     _public_functions()  # imports every module, which registers its mapped functions
-    for name in MAPPED_CALLS:
+    for name in [*MAPPED_CALLS, *PER_SLICE_CALLS]:
         assert name in MAPPED, f"{name} is not marked with maps_extra_dims"
     for name in REFUSED:
         assert name not in MAPPED, name
@@ -206,8 +226,126 @@ def test_mapped_result_equals_the_result_on_each_slice(name, k, cube):
 def test_refused_functions_name_the_extra_dims(name):
     rng = np.random.default_rng(1)
     cube = _cube_with_extra_dims(rng.uniform(0.01, 1, size=(2, 10, 6, 2)), {"trial": [0, 1]})
-    with pytest.raises(ScoreDataError, match=r"'trial' \(2\).*trial=0"):
+    with pytest.raises(ScoreDataError, match=r"'trial' \(2\).*write_long_csv.*\.nc.*trial=0"):
         REFUSED[name](cube)
+
+
+def _assert_same(whole, part, where="") -> None:
+    """Two results of one collection equal, field by field (a plain recursive reference)."""
+    import dataclasses
+
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    if isinstance(whole, xr.DataArray | xr.Dataset):
+        xr.testing.assert_allclose(whole, part)
+    elif isinstance(whole, pd.DataFrame):
+        pd.testing.assert_frame_equal(whole, part)
+    elif isinstance(whole, pd.Series):
+        pd.testing.assert_series_equal(whole, part)
+    elif isinstance(whole, Figure | Axes):  # the same picture, pixel for pixel
+        figures = [x if isinstance(x, Figure) else x.figure for x in (whole, part)]
+        for fig in figures:
+            fig.canvas.draw()
+        np.testing.assert_array_equal(*(np.asarray(f.canvas.buffer_rgba()) for f in figures))
+    elif dataclasses.is_dataclass(whole) and not isinstance(whole, type):
+        assert type(whole) is type(part), where
+        for field in dataclasses.fields(whole):
+            _assert_same(getattr(whole, field.name), getattr(part, field.name),
+                         f"{where}.{field.name}")
+    elif isinstance(whole, dict):
+        assert list(whole) == list(part), where
+        for key in whole:
+            _assert_same(whole[key], part[key], f"{where}[{key!r}]")
+    elif isinstance(whole, list | tuple):
+        assert type(whole) is type(part) and len(whole) == len(part), where
+        for k, (a, b) in enumerate(zip(whole, part, strict=True)):
+            _assert_same(a, b, f"{where}[{k}]")
+    elif isinstance(whole, np.ndarray):
+        if whole.dtype.kind in "fc":
+            np.testing.assert_allclose(whole, part, err_msg=where)
+        else:
+            np.testing.assert_array_equal(whole, part, err_msg=where)
+    elif isinstance(whole, float):
+        assert whole == pytest.approx(part, nan_ok=True), where
+    elif hasattr(whole, "__dict__") and type(whole).__eq__ is object.__eq__:
+        _assert_same(vars(whole), vars(part), where)  # e.g. a copula's parameters
+    else:
+        assert whole == part, where
+
+
+@st.composite
+def small_cubes_with_extra_dims(draw):
+    """As cubes_with_extra_dims, two slices per cube (the functions below are slow)."""
+    layout = draw(st.sampled_from([{"trial": [0, 1]}, {"collection": ["b", "a"]},
+                                   {"fold": ["f1"], "trial": [7, 3]}]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    shape = (*(len(v) for v in layout.values()), 10, 6, 2)
+    return _cube_with_extra_dims(np.round(rng.beta(2, 4, size=shape), 4) + 1e-3, layout)
+
+
+@pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("name", sorted(PER_SLICE_CALLS))
+@settings(max_examples=2, deadline=None)
+@given(cube=small_cubes_with_extra_dims())
+def test_one_object_per_collection_comes_back_per_slice(name, cube):
+    import matplotlib.pyplot as plt
+
+    call = PER_SLICE_CALLS[name]
+    try:
+        whole = call(cube)
+        extra = list(cube.dims[:-3])
+        if isinstance(whole, xr.Dataset):  # labelled: the extra dims kept, first
+            assert list(whole.dims)[:len(extra)] == extra
+            for selector in slice_labels(cube):
+                _assert_slice_equal(whole, call(cube.sel(selector, drop=True)), selector)
+            return
+        assert isinstance(whole, scorestd.PerSlice) and whole.dims == tuple(extra)
+        assert whole.function == name and name in repr(whole)
+        assert len(whole) == len(slice_labels(cube))
+        for selector in slice_labels(cube):
+            key = tuple(selector.values())
+            one = whole[key if len(key) > 1 else key[0]]
+            assert whole.sel(selector) is one
+            _assert_same(one, call(cube.sel(selector, drop=True)), name)
+    finally:
+        plt.close("all")
+
+
+def test_per_slice_selects_by_dim_and_tables_stack_one_block_per_slice(adhoc8_ap):
+    sims = xr.concat([adhoc8_ap.isel(system=slice(0, 4)) ** p for p in (1.0, 1.2)],
+                     dim=pd.Index(["x", "y"], name="fold"))
+    sims = sims.expand_dims(trial=[5])
+    power = scorestd.discriminative_power(sims, B=50, seed=1)
+    assert repr(power).startswith("PerSlice of discriminative_power over trial × fold "
+                                  "(2 slices):\n  trial=5, fold='x': DiscriminativePower(")
+    assert set(power) == {(5, "x"), (5, "y")}
+    by_fold = power.sel(trial=5)
+    assert isinstance(by_fold, scorestd.PerSlice) and by_fold.dims == ("fold",)
+    assert by_fold["y"] is power[5, "y"]
+    with pytest.raises(KeyError, match="no slice"):
+        power[5, "z"]
+    with pytest.raises(KeyError, match="'seed': not an extra dim"):
+        power.sel(seed=1)
+    stacked = scorestd.table(power)
+    assert stacked.values.index.names[:2] == ["trial", "fold"]
+    for key, one in power.items():  # each block is the slice's own table
+        pd.testing.assert_frame_equal(stacked.values.loc[key], scorestd.table(one).values)
+    assert stacked.caption.endswith("One block of rows per trial × fold.")
+
+
+def test_an_axis_cannot_be_shared_by_the_slices(adhoc8_ap):
+    import matplotlib.pyplot as plt
+
+    sims = xr.concat([adhoc8_ap, adhoc8_ap], dim="trial")
+    fig, ax = plt.subplots()
+    try:
+        with pytest.raises(scorestd.OptionError, match="plot_topic_distributions: ax cannot "
+                                                       "be shared by the slices"):
+            scorestd.plot_topic_distributions(sims, ax=ax)
+    finally:
+        plt.close(fig)
 
 
 def test_a_function_that_does_not_map_explains_how_to_select():
@@ -359,3 +497,30 @@ def test_a_long_csv_of_ours_names_its_extra_dims_and_a_user_file_can(tmp_path):
                             scorestd.validate(cube, extra_dims=True))
     with pytest.raises(ScoreDataError, match="no column 'trial' of the extra dim"):
         scorestd.read_long_csv(plain, extra_dims=["trial"])
+
+
+@pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
+@settings(max_examples=6, deadline=None)
+@given(cube=cubes_with_extra_dims(), stretch=st.floats(1.2, 5.0))
+def test_goodness_of_fit_decides_the_unit_interval_per_slice(cube, stretch):
+    # the first slice leaves [0, 1] (a measure without bounds); the others stay inside,
+    # where densities are taken at squeezed scores: each slice as it would be alone
+    values = cube.values.copy()
+    values[(0,) * (cube.ndim - 3)] = values[(0,) * (cube.ndim - 3)] * stretch + 0.5
+    cube = cube.copy(data=values)
+    # (beta and kde need scores in [0, 1]: normal and uniform fit any slice)
+    whole = scorestd.goodness_of_fit(cube, ["normal", "uniform"]).data
+    for selector in slice_labels(cube):
+        alone = scorestd.goodness_of_fit(cube.sel(selector, drop=True),
+                                         ["normal", "uniform"]).data
+        xr.testing.assert_allclose(whole.sel(selector, drop=True), alone)
+    # the stretched slice's normal loglik is of the raw scores, not squeezed ones (a
+    # decision over the whole cube squeezed none: the other slices differed from alone)
+    from scipy import stats
+
+    first = cube.isel({dim: 0 for dim in cube.dims[:-3]}, drop=True).transpose(
+        "topic", "system", "measure").values
+    raw = stats.norm.logpdf(first, first.mean(1, keepdims=True),
+                            first.std(1, ddof=1, keepdims=True)).sum(1)  # topic × measure
+    np.testing.assert_allclose(whole["loglik"].isel({d: 0 for d in cube.dims[:-3]})
+                               .sel(model="normal").transpose("topic", "measure"), raw)

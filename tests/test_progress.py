@@ -124,7 +124,7 @@ def _run_cli(args: list[str], tmp_path: Path, *, terminal: bool) -> str:
 
 
 CLI_JOBS = {
-    "simulate": (["simulate", "small.nc", "--trials", "3", "--out", "sims.nc"], "simulate"),
+    "simulate": (["simulate", "small.nc", "--trials", "3", "--output", "sims.nc"], "simulate"),
     "experiment": (["experiment", "within", "--data", "small.nc", "--trials", "40",
                     "--schemes", "raw", "--no-figure"], "within-collection"),
 }

@@ -65,6 +65,7 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {
               "plot_posterior_ranks", "plot_predictive_checks", "plot_standardization",
               "plot_system_differences", "plot_system_effects",
               "plot_topic_distributions", "plot_topic_set_size", "standardization_report"),
+    "per_slice": ("PerSlice",),
     "score_cube": ("cube", "validate"),
     "simulation": ("fit_margins", "fit_simulator", "simulate", "simulation_diagnostics"),
     "tables": ("table",),

@@ -24,6 +24,7 @@ __all__ = [
     "AggregationMethod",
     "Alternative",
     "BandwidthRule",
+    "BetaKernelBandwidth",
     "BootstrapOutput",
     "CIKind",
     "Correction",
@@ -115,8 +116,12 @@ DesignTest = Literal["paired_t", "anova", "ci"]
 DesignMethod = Literal["sakai", "exact"]
 #: Distance between a fitted cdf and the empirical one (Kolmogorov–Smirnov, Cramér–von Mises).
 FitDistance = Literal["ks", "cvm"]
-#: Bandwidth rules of the kernel density model.
-BandwidthRule = Literal["silverman", "scott"]
+#: Bandwidth rules of the Gaussian kernel densities (``plugin``: Wand & Jones's direct
+#: plug-in, R's ``KernSmooth::dpik`` and ``ks::hpi``).
+BandwidthRule = Literal["silverman", "scott", "plugin"]
+#: Smoothing rules of the beta kernel margin (``bde``: ``b = n^(-2/5)``, R's ``bde``
+#: default, as simIReff; the Gaussian rules give ``b = h² / mean x(1 − x)``).
+BetaKernelBandwidth = Literal["bde", "silverman", "scott", "plugin"]
 #: File formats of score cubes (``parquet``: a long table, with pyarrow installed).
 Format = Literal["netcdf", "matrix", "long", "trec_eval", "parquet"]
 #: Runs (or files) that cover different topics: keep the topics all cover, every topic

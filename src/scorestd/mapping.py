@@ -13,8 +13,10 @@ Two routes lead there:
   decorator only records that the function maps.
 - otherwise the decorator stacks the extra dims into one and calls the function on each
   slice, then joins the results (a DataArray or Dataset along the extra dims, a
-  DataFrame with the extra dims as leading index levels). This is for the functions whose
-  work per slice (fitting models, building tables) dwarfs the loop.
+  DataFrame with the extra dims as leading index levels, any other object — a fitted
+  simulator, a Bayesian fit, an experiment's result, a figure — in a
+  :class:`~scorestd.PerSlice` keyed by the slice labels). This is for the functions whose
+  work per slice (fitting models, building tables, simulating) dwarfs the loop.
 
 :data:`MAPPED` records which public functions map, for the documentation and the test
 that every function taking a cube says what it does with extra dims.
@@ -32,6 +34,8 @@ import pandas as pd
 import xarray as xr
 
 from .dims import MEASURE, SYSTEM, TOPIC
+from .errors import OptionError
+from .per_slice import PerSlice
 from .score_cube import extra_dims_of
 
 __all__ = ["MAPPED", "check_shared_extra_dims", "fold_topics", "map_slices", "maps_extra_dims", "slice_labels",
@@ -45,7 +49,8 @@ MAPPED: dict[str, str] = {}
 _SLICE = "__slice__"
 
 
-def maps_extra_dims(*cubes: str, vectorized: bool = False) -> Callable[[F], F]:
+def maps_extra_dims(*cubes: str, vectorized: bool = False,
+                    one_per_call: Sequence[str] = ()) -> Callable[[F], F]:
     """Mark a function of one collection as mapped over the extra dims of its cubes.
 
     Parameters
@@ -57,6 +62,9 @@ def maps_extra_dims(*cubes: str, vectorized: bool = False) -> Callable[[F], F]:
     vectorized : bool
         The function maps over extra dims itself (it validates with ``extra_dims=True``);
         otherwise it is called once per slice.
+    one_per_call : sequence of str
+        Parameters that cannot be shared by the calls of several slices (the ``ax`` a
+        figure draws on): given with extra dims, they are an error.
 
     Examples
     --------
@@ -85,12 +93,18 @@ def maps_extra_dims(*cubes: str, vectorized: bool = False) -> Callable[[F], F]:
             extra = _common_extra_dims(given, func.__name__)
             if not extra:
                 return func(*args, **kwargs)
+            shared = [name for name in one_per_call if bound.arguments.get(name) is not None]
+            if shared:
+                raise OptionError(
+                    f"{func.__name__}: {', '.join(shared)} cannot be shared by the slices of "
+                    f"the extra dims {', '.join(map(repr, extra))}; leave it out (one result "
+                    "per slice) or select one slice")
 
             def call(slices: dict[str, xr.DataArray]) -> Any:
                 bound.arguments.update(slices)
                 return func(*bound.args, **bound.kwargs)
 
-            return map_slices(call, given, extra)
+            return map_slices(call, given, extra, function=func.__name__)
 
         wrapper.__extra_dims__ = "per slice"  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
@@ -132,11 +146,14 @@ def check_shared_extra_dims(cubes: dict[str, xr.DataArray], function: str
 
 
 def map_slices(call: Callable[[dict[str, xr.DataArray]], Any],
-               cubes: dict[str, xr.DataArray], extra: Sequence[Hashable]) -> Any:
+               cubes: dict[str, xr.DataArray], extra: Sequence[Hashable], *,
+               function: str | None = None) -> Any:
     """``call`` on each slice of ``cubes`` over the dims ``extra``, the results joined.
 
     DataArrays and Datasets are joined along the extra dims (placed first); DataFrames and
-    Series get the extra dims as leading index levels.
+    Series get the extra dims as leading index levels; scalars become an array over the
+    extra dims; any other result (one object per collection) goes into a
+    :class:`~scorestd.PerSlice` keyed by the slice labels (``function`` names it).
 
     Examples
     --------
@@ -161,11 +178,11 @@ def map_slices(call: Callable[[dict[str, xr.DataArray]], Any],
         slices = {name: (cube.isel({_SLICE: k}).drop_vars([_SLICE, *extra], errors="ignore")
                          if _SLICE in cube.dims else cube) for name, cube in stacked.items()}
         results.append(call(slices))
-    return _joined(results, index, extra, unlabelled)
+    return _joined(results, index, extra, unlabelled, function)
 
 
 def _joined(results: list[Any], index: pd.MultiIndex, extra: list[Hashable],
-            unlabelled: list[Hashable]) -> Any:
+            unlabelled: list[Hashable], function: str | None = None) -> Any:
     first = results[0]
     if isinstance(first, xr.DataArray | xr.Dataset):
         out = xr.concat(results, dim=_SLICE, combine_attrs="override")
@@ -187,7 +204,13 @@ def _joined(results: list[Any], index: pd.MultiIndex, extra: list[Hashable],
                             coords={dim: level for dim, level in zip(extra, index.levels,
                                                                       strict=True)
                                     if dim not in unlabelled})
-    raise TypeError(f"cannot join results of type {type(first).__name__} over {extra}")
+    keys = [tuple(map(_plain, key if isinstance(key, tuple) else (key,))) for key in index]
+    keys = [key[0] if len(extra) == 1 else key for key in keys]
+    return PerSlice(extra, dict(zip(keys, results, strict=True)), function=function)
+
+
+def _plain(label: Any) -> Any:
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def slice_labels(cube: xr.DataArray) -> list[dict[Hashable, Any]]:

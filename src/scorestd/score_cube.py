@@ -34,7 +34,6 @@ __all__ = [
     "match_input_dims",
     "outer_where",
     "range_report",
-    "refuse_extra_dims",
     "validate",
 ]
 
@@ -525,23 +524,6 @@ def extra_dims_of(obj: Any) -> tuple[Hashable, ...]:
     ('trial',)
     """
     return tuple(dim for dim in getattr(obj, "dims", ()) if dim not in CUBE_DIMS)
-
-
-def refuse_extra_dims(obj: Any, function: str, what: str = "scores") -> None:
-    """Raise the error of :func:`validate` when ``obj`` has dims besides topic, system and
-    measure: for functions of one collection that do not pass their input to it first.
-
-    Examples
-    --------
-    >>> refuse_extra_dims(labelled([[0.5]]), "topic_split")
-    >>> refuse_extra_dims(labelled([[0.5]]).expand_dims(fold=["a"]), "topic_split")
-    Traceback (most recent call last):
-    ...
-    scorestd.errors.ScoreDataError: scores given to topic_split: extra dims 'fold' (1) ...
-    """
-    extra = extra_dims_of(obj) if isinstance(obj, xr.DataArray) else ()
-    if extra:
-        _refuse_extra_dims(obj, extra, what, function)
 
 
 def _refuse_extra_dims(da: xr.DataArray, extra: tuple[Hashable, ...], what: str,

@@ -10,7 +10,7 @@ from scorestd.cli import main
 def test_within_prints_table_and_writes_figure(capsys, tmp_path):
     out = tmp_path / "within.png"
     code = main(["experiment", "within", "--data", "adhoc8_ap", "--trials", "6", "--seed", "3",
-                 "--schemes", "raw,E", "--out", str(out), "--no-progress"])
+                 "--schemes", "raw,E", "--figure", str(out), "--no-progress"])
     text = capsys.readouterr().out
     assert code == 0
     assert "within-collection: adhoc8 ap, 6 trials, seed 3" in text
@@ -65,9 +65,9 @@ def test_error_rates_plot_kinds(tmp_path, capsys):
     out = tmp_path / "power.png"
     assert main(["experiment", "error-rates", "--data", "adhoc8", "-m", "ap", "--n-topics",
                  "25", "--deltas", "0.05,0.1", "--trials", "20", "--resamples", "50",
-                 "--tests", "paired_t,sign", "--plot", "power", "--out", str(out), "-q"]) == 0
+                 "--tests", "paired_t,sign", "--plot", "power", "--figure", str(out), "-q"]) == 0
     height, width = imread(out).shape[:2]
     assert width >= 400 and height >= 340  # one panel, readable
     assert main(["experiment", "error-rates", "--data", "adhoc8", "--deltas", "none",
-                 "--plot", "type3", "--out", str(tmp_path / "t3.png")]) == 1
+                 "--plot", "type3", "--figure", str(tmp_path / "t3.png")]) == 1
     assert "--plot type3 needs the Type II trials" in capsys.readouterr().err

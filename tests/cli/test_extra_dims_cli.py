@@ -5,18 +5,19 @@ a time (``--select trial=K``); the studies take the user's files (``--data FILE 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 import xarray as xr
 
 import scorestd
 from scorestd.cli import build_parser, main
 
-#: Commands that read a whole file with extra dims.
-WHOLE = {"info", "convert", "standardize"}
+#: Commands that read a whole file with extra dims (compare sums its tests up over them).
+WHOLE = {"info", "convert", "standardize", "compare"}
 #: Arguments each DATA command needs besides DATA (OUT files go to the test's folder).
-EXTRA_ARGS = {"convert": ["{tmp}/copy.nc"], "standardize": ["{tmp}/std.nc"],
-              "simulate": ["--out", "{tmp}/again.nc", "--trials", "2", "--seed", "1"],
-              "report": ["--no-plots", "--out", "{tmp}/report"],
+EXTRA_ARGS = {"convert": ["--output", "{tmp}/copy.nc"], "standardize": ["--output", "{tmp}/std.nc"],
+              "simulate": ["--output", "{tmp}/again.nc", "--trials", "2", "--seed", "1"],
+              "report": ["--no-plots", "--figures", "{tmp}/report"],
               "bayes": ["--closed-form"], "power": ["--min-diff", "0.1", "--power", "0.8"],
               "topics": ["--min-diff", "0.1"]}
 
@@ -28,7 +29,7 @@ def sims(tmp_path_factory):
     small = folder / "small.nc"
     scorestd.save(scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 8)), small)
     out = folder / "sims.nc"
-    assert main(["simulate", str(small), "--out", str(out), "--trials", "3", "--n-topics",
+    assert main(["simulate", str(small), "--output", str(out), "--trials", "3", "--n-topics",
                  "20", "--seed", "4", "--no-progress"]) == 0
     return out
 
@@ -68,9 +69,9 @@ def test_info_shows_the_extra_dims_and_describes_each_slice(sims, capsys):
 
 def test_convert_and_standardize_keep_the_extra_dims(sims, tmp_path):
     cube = scorestd.load(sims)
-    assert main(["convert", str(sims), str(tmp_path / "copy.nc")]) == 0
+    assert main(["convert", str(sims), "--output", str(tmp_path / "copy.nc")]) == 0
     xr.testing.assert_identical(scorestd.load(tmp_path / "copy.nc"), cube)
-    assert main(["standardize", str(sims), str(tmp_path / "e.nc")]) == 0
+    assert main(["standardize", str(sims), "--output", str(tmp_path / "e.nc")]) == 0
     e = scorestd.load(tmp_path / "e.nc")
     assert e.dims == ("trial", "topic", "system", "measure")
     one = scorestd.standardize(cube.sel(trial=2, drop=True))
@@ -127,3 +128,43 @@ def test_simulation_studies_on_the_users_files(study, function, systems, tmp_pat
         want = getattr(scorestd, function)(path, measure="ap", trials=8, seed=3).summary()
         assert want.to_string(float_format="{:.4f}".format).splitlines()[-1].split()[-1] in out
     assert out.count(" ap, 8 trials, seed 3") == 2
+
+
+def test_compare_sums_up_the_trials(sims, tmp_path, capsys):
+    out_md = tmp_path / "across.csv"
+    assert main(["compare", str(sims), "--systems", "run1,run2,run3,run4", "--alpha", "0.05",
+                 "--output", str(out_md)]) == 0
+    printed = capsys.readouterr().out
+    assert "over trial (3): significant at 0.05 in every slice:" in printed
+    for column in ("significant:", "mean_diff:", "true_diff:", "agree:"):
+        assert column in printed  # the legend
+    written = pd.read_csv(out_md).set_index(["system", "system2"])
+    # reference: a plain loop over the trials, one comparison each
+    cube = scorestd.load(sims).sel(system=["run1", "run2", "run3", "run4"])
+    truth = cube.true_mean.to_series()
+    runs = [scorestd.compare(cube.isel(trial=k, drop=True), correction="holm")
+            .sel(measure="ap").to_dataframe().set_index(["system", "system2"])
+            for k in range(3)]
+    for pair, row in written.iterrows():
+        p = np.array([r.loc[pair, "p_adjusted"] for r in runs])
+        diffs = np.array([r.loc[pair, "mean_diff"] for r in runs])
+        true_diff = truth[pair[0]] - truth[pair[1]]
+        assert row["significant"] == pytest.approx(np.mean(p < 0.05))
+        assert row["mean_diff"] == pytest.approx(diffs.mean())
+        assert row["sd_diff"] == pytest.approx(diffs.std(ddof=1))
+        assert row["true_diff"] == pytest.approx(true_diff)
+        assert row["agree"] == pytest.approx(np.mean(np.sign(diffs) == np.sign(true_diff)))
+        assert row["slices"] == 3
+    assert len(written) == 6
+
+
+def test_compare_across_a_collection_dim_without_truth(tmp_path, capsys):
+    ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 3))
+    folds = xr.concat([ap.isel(topic=slice(0, 25)), ap.isel(topic=slice(25, 50))
+                       .assign_coords(topic=ap.topic.values[:25])],
+                      dim=pd.Index(["first", "second"], name="fold"))
+    path = scorestd.save(folds, tmp_path / "folds.nc")
+    assert main(["compare", str(path), "--correction", "none"]) == 0
+    printed = capsys.readouterr().out
+    assert "over fold (2)" in printed and "agree" not in printed
+    assert "no true_mean coord" in printed

@@ -32,10 +32,10 @@ def test_info_reports_shape_measures_missing_and_summary(capsys, tmp_path):
 
 def test_convert_round_trip(tmp_path, capsys):
     out = tmp_path / "adhoc8.nc"
-    assert main(["convert", "adhoc8", str(out)]) == 0
+    assert main(["convert", "adhoc8", "--output", str(out)]) == 0
     xr.testing.assert_identical(scorestd.read_netcdf(out), scorestd.datasets.load("adhoc8"))
     matrix = tmp_path / "p10.csv"
-    assert main(["convert", str(out), str(matrix), "--to", "matrix", "--measure", "p10"]) == 0
+    assert main(["convert", str(out), "--output", str(matrix), "--to", "matrix", "--measure", "p10"]) == 0
     assert scorestd.read_matrix_csv(matrix).sizes["system"] == 129
 
 
@@ -91,7 +91,7 @@ def interrupted(cube, path, **kw):
 tidy.write_long_csv = interrupted
 import scorestd.io.formats as formats
 formats.write_long_csv = interrupted
-sys.exit(main(["convert", "adhoc8", sys.argv[1]]))
+sys.exit(main(["convert", "adhoc8", "--output", sys.argv[1]]))
 """
 
 
@@ -114,7 +114,7 @@ def test_ctrl_c_exits_130_with_a_message_and_leaves_the_old_file(tmp_path):
 def test_memory_budget_errors_speak_of_the_command_line_options(capsys, monkeypatch, tmp_path):
     # simulate has --memory: the API's "memory=" becomes the option
     assert main(["simulate", "adhoc8", "-m", "ap", "--trials", "20000", "--memory", "64MB",
-                 "--copula", "gaussian", "-q", "--out", str(tmp_path / "s.nc")]) == 1
+                 "--copula", "gaussian", "-q", "--output", str(tmp_path / "s.nc")]) == 1
     err = capsys.readouterr().err
     assert "(--memory 64MB)" in err and err.rstrip().endswith("raise --memory")
     assert "memory=" not in err

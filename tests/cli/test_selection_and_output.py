@@ -110,7 +110,7 @@ def test_experiment_output_has_the_legend(tmp_path, capsys):
 def test_standardize_selects_the_output_not_the_reference(tmp_path, robust):
     # E-std of 3 systems against the whole collection, as without --systems
     out = tmp_path / "std.nc"
-    assert main(["standardize", "robust2004", str(out), "-s", "run1,run2,run3", "-q"]) == 0
+    assert main(["standardize", "robust2004", "--output", str(out), "-s", "run1,run2,run3", "-q"]) == 0
     got = scorestd.load(out)
     assert got.system.values.tolist() == ["run1", "run2", "run3"]
     whole = scorestd.standardize(robust, "empirical")

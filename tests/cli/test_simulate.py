@@ -10,7 +10,7 @@ from scorestd.cli import main
 def test_simulate_writes_netcdf_with_true_means(capsys, tmp_path):
     out = tmp_path / "sims.nc"
     code = main(["simulate", "adhoc8", "-m", "ap", "--trials", "3", "--n-topics", "20",
-                 "--seed", "4", "--out", str(out), "--no-progress", "--copula", "gaussian"])
+                 "--seed", "4", "--output", str(out), "--no-progress", "--copula", "gaussian"])
     assert code == 0
     assert "3 collections of 20 topics" in capsys.readouterr().out
     with xr.open_dataset(out) as ds:
@@ -20,7 +20,7 @@ def test_simulate_writes_netcdf_with_true_means(capsys, tmp_path):
 
 def test_simulate_bad_family_is_a_clean_error(capsys, tmp_path):
     code = main(["simulate", "adhoc8", "-m", "ap", "--families", "nope",
-                 "--out", str(tmp_path / "x.nc")])
+                 "--output", str(tmp_path / "x.nc")])
     assert code == 1
     assert "unknown margin family 'nope'" in capsys.readouterr().err
 
@@ -30,7 +30,7 @@ def test_experiment_error_rates(capsys, tmp_path):
     code = main(["experiment", "error-rates", "--data", "adhoc8,web2010", "--measure", "ap",
                  "--n-topics", "25", "--deltas", "0.05", "--tests", "paired_t,sign",
                  "--trials", "128", "--trials-type2", "64", "--no-progress",
-                 "--save", str(save), "--out", str(tmp_path / "er.png")])
+                 "--save", str(save), "--figure", str(tmp_path / "er.png")])
     text = capsys.readouterr().out
     assert code == 0
     assert "adhoc8, web2010" in text and "paired_t" in text
@@ -57,7 +57,7 @@ def test_experiment_error_rates_with_pair_copulas_and_a_pool(capsys, tmp_path):
 
 def test_simulate_vine_options_are_checked_before_fitting(capsys, tmp_path):
     code = main(["simulate", "adhoc8", "-m", "ap", "--trunc-lvl", "0",
-                 "--out", str(tmp_path / "x.nc")])
+                 "--output", str(tmp_path / "x.nc")])
     assert code == 1
     assert "trunc_lvl must be an integer ≥ 1" in capsys.readouterr().err
 

@@ -32,7 +32,7 @@ def test_discriminative_power(capsys):
 def test_swap_rate(capsys, tmp_path):
     out_png = tmp_path / "swap.png"
     assert main(["swap-rate", "web2013", "-m", "ndcg20", "--sizes", "10,25", "--trials", "20",
-                 "--seed", "3", "--no-progress", "--out", str(out_png)]) == 0
+                 "--seed", "3", "--no-progress", "--figure", str(out_png)]) == 0
     out = capsys.readouterr().out
     expected = swap_rate(scorestd.load("web2013", measure="ndcg20"), sizes=[10, 25],
                          trials=20, seed=3)

@@ -277,21 +277,21 @@ def _never(*args, **kwargs):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["convert", "{data}", "{data}"], "the output is also an input"),
-    (["standardize", "{data}", "{tmp}/z.nc", "--fitted", "{nc}", "--save-fitted", "{nc}"],
+    (["convert", "{data}", "--output", "{data}"], "the output is also an input"),
+    (["standardize", "{data}", "--output", "{tmp}/z.nc", "--fitted", "{nc}", "--save-fitted", "{nc}"],
      "the output is also an input"),
-    (["standardize", "{data}", "{tmp}/no-dir/z.nc"], "no-dir does not exist"),
-    (["simulate", "{data}", "--out", "{tmp}/sim.csv"], "a netcdf file needs the suffix"),
-    (["simulate", "{data}", "--out", "{tmp}/none/sim.nc"], "none does not exist"),
+    (["standardize", "{data}", "--output", "{tmp}/no-dir/z.nc"], "no-dir does not exist"),
+    (["simulate", "{data}", "--output", "{tmp}/sim.csv"], "a netcdf file needs the suffix"),
+    (["simulate", "{data}", "--output", "{tmp}/none/sim.nc"], "none does not exist"),
     (["bayes", "{data}", "--save", "{tmp}/post.csv"], "a netcdf file needs the suffix"),
     (["bayes", "{data}", "--forest", "{tmp}/f.xyz"], "a figure file needs the suffix"),
     (["bayes", "{data}", "--heatmap", "{tmp}/gone/h.png"], "gone does not exist"),
     (["experiment", "error-rates", "--save", "{tmp}/r.txt"], "a netcdf file needs the suffix"),
-    (["swap-rate", "{data}", "--out", "{data}"], "a figure file needs the suffix"),
+    (["swap-rate", "{data}", "--figure", "{data}"], "a figure file needs the suffix"),
     (["aggregate", "{data}", "--output", "{data}"], "the output is also an input"),
     (["aggregate", "{data}", "--output", "{tmp}/t.docx"], "cannot write a table as '.docx'"),
-    (["report", "{data}", "--out", "{data}"], "the output folder is also an input"),
-    (["report", "{data}", "--out", "{nc}"], "it exists and is not a directory"),
+    (["report", "{data}", "--figures", "{data}"], "the output folder is also an input"),
+    (["report", "{data}", "--figures", "{nc}"], "it exists and is not a directory"),
 ])
 def test_cli_checks_every_output_before_reading(argv, message, tmp_path, monkeypatch, capsys):
     import scorestd.io as io

@@ -224,7 +224,7 @@ def test_reference_from_another_collection_is_an_error():
 # -- outputs ----------------------------------------------------------------------------
 
 def test_unsupported_output_suffix_is_refused_before_reading(tmp_path, capsys):
-    assert main(["convert", "no-such-input.csv", str(tmp_path / "out.xlsx")]) == 1
+    assert main(["convert", "no-such-input.csv", "--output", str(tmp_path / "out.xlsx")]) == 1
     err = capsys.readouterr().err
     assert "cannot tell the format from the suffix '.xlsx'" in err
     assert not (tmp_path / "out.xlsx").exists()
@@ -247,7 +247,7 @@ def test_parquet_without_pyarrow_names_what_to_install(tmp_path, monkeypatch):
 
 def test_missing_output_directory_is_said_before_any_work(tmp_path, capsys):
     out = tmp_path / "no-such-dir" / "std.nc"
-    assert main(["standardize", "adhoc8_ap", str(out)]) == 1
+    assert main(["standardize", "adhoc8_ap", "--output", str(out)]) == 1
     assert "the directory" in capsys.readouterr().err
     with pytest.raises(FileNotFoundError, match="no-such-dir does not exist"):
         scorestd.save(scorestd.cube([[0.5]]), out)
@@ -268,7 +268,7 @@ def test_experiment_with_an_unwritable_figure_is_refused_before_running(monkeypa
         raise AssertionError("the experiment ran")
 
     monkeypatch.setattr(ex, "split_half", never)
-    assert main(["experiment", "split-half", "--trials", "2", "--out", "fig.xyz"]) == 1
+    assert main(["experiment", "split-half", "--trials", "2", "--figure", "fig.xyz"]) == 1
     assert "a figure file needs the suffix" in capsys.readouterr().err
 
 

@@ -46,13 +46,14 @@ def test_bic_and_loglik_criteria(adhoc8):
 
 
 def test_means_and_variances_match_the_distributions(ap_margins):
-    # the table moments against numerical integration of the exact cdf
+    # the table moments against numerical integration of the exact cdf (5e-6: run1's
+    # plug-in kernel has h = 7e-4, three grid steps, so its trapezoid errs by 2e-6)
     def tail(v, s):
         return 1 - ap_margins.cdf(np.full((1, len(ap_margins.systems)), v))[0, s]
 
     for s in range(0, len(ap_margins.systems), 40):
         mean = integrate.quad(tail, 0, 1, args=(s,), limit=200)[0]
-        assert ap_margins.mean[s] == pytest.approx(mean, abs=2e-6)
+        assert ap_margins.mean[s] == pytest.approx(mean, abs=5e-6)
 
 
 def test_discrete_margins_for_p10_and_rr(adhoc8):

@@ -29,6 +29,7 @@ from ..dims import SYSTEM, TOPIC
 from ..errors import OptionError, warn
 from ..kernels import posterior as kp
 from ..kernels.correlation import kendall_tau_b
+from ..mapping import maps_extra_dims
 from ..stats._pairs import system_pairs
 from ._arviz import to_arviz
 from ._checks import check_same_data
@@ -140,6 +141,7 @@ class LikelihoodComparison:
                 f"cells={self.cells!r}, {len(self.decisions)} pair decision(s) change)")
 
 
+@maps_extra_dims()
 def compare_likelihoods(
     data: Any,
     likelihoods: Sequence[str] = ("normal", "censored", "hurdle"),

@@ -37,6 +37,7 @@ from ..dims import SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, warn
 from ..kernels import posterior as kp
 from ..kernels.seeds import root_sequence, seed_record
+from ..mapping import maps_extra_dims
 from ..score_cube import first_cell, validate
 from ..stats._pairs import pair_coords, system_pairs
 from ._arviz import diagnostics, to_arviz, to_datatree
@@ -466,6 +467,7 @@ class CrossedPosterior:
                 f"{a.get('draws')} draws, errors={a.get('errors')})")
 
 
+@maps_extra_dims()
 def bayes_crossed(
     scores: Any,
     *,

@@ -15,6 +15,7 @@ import xarray as xr
 from .._options import CIKind, NanPolicy, check_option
 from ..dims import SYSTEM
 from ..kernels.paired_posterior import paired_posterior_all_pairs
+from ..mapping import maps_extra_dims
 from ..score_cube import match_input_dims, validate
 from ..stats._pairs import apply_pairwise, check_pairwise_cube, pair_coords, system_pairs
 from ._checks import check_interval, check_rope, check_scores
@@ -40,6 +41,7 @@ _DESCRIPTIONS = {
 }
 
 
+@maps_extra_dims()
 def bayes_compare(
     scores: Any,
     *,

@@ -33,6 +33,7 @@ from ..kernels.bayesian_bootstrap import (
 )
 from ..kernels.seeds import root_sequence, seed_record
 from ..kernels.standardize import normal_cdf
+from ..mapping import maps_extra_dims
 from ..models._base import Model
 from ..models.registry import instantiate
 from ..models.schemes import model_name
@@ -48,6 +49,7 @@ BOOTSTRAP_MODELS = ("empirical", "normal", "z")
 BLOCK_BYTES = 1 << 26
 
 
+@maps_extra_dims("scores", "reference")
 def bayes_standardize(
     scores: Any,
     model: str | Model = "empirical",

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from .._progress import quiet
 from .._version import __version__
 from ..errors import ScorestdError, ScorestdWarning
-from ._common import check_outputs
+from ._common import check_outputs, resolve_outputs
 
 #: Modules of this package that define subcommands.
 COMMANDS: tuple[str, ...] = (
@@ -74,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", ScorestdWarning)  # printed, never raised
         warnings.showwarning = show
         try:
+            resolve_outputs(args)  # the spellings of earlier releases
             check_outputs(args)  # before any reading or computing
             with quiet(args.quiet or args.no_progress):
                 return int(args.func(args) or 0)

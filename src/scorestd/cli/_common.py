@@ -121,7 +121,7 @@ def selected(cube: xr.DataArray, selections: list[tuple[str, str]], *, name: str
         raise ScorestdError(
             f"{name} holds several collections (extra dims: {listed}); "
             f"{'scorestd ' + command if command else 'this command'} works on one: pick it "
-            f"with {first}. info, convert and standardize read the whole file")
+            f"with {first}. info, convert, standardize and compare read the whole file")
     return cube
 
 
@@ -158,11 +158,11 @@ def check_output(path: str | os.PathLike, *, directory: bool = False) -> Path:
 #: ``--output`` depend on the command (``"cube"``: format from the suffix or ``--to``).
 OUTPUT_OPTIONS: dict[str, str] = {"save_fitted": "netcdf", "save": "netcdf",
                                   "forest": "figure", "heatmap": "figure",
-                                  "effects": "figure", "ppc": "figure"}
-OUT_KINDS: dict[str, str] = {"simulate": "netcdf", "report": "directory", "evaluate": "cube",
-                             "experiment": "figure", "swap_rate": "figure",
-                             "discriminative_power": "figure"}
-CUBE_OUTPUT_COMMANDS = ("convert", "standardize")
+                                  "effects": "figure", "ppc": "figure", "figure": "figure",
+                                  "figures": "directory", "table_output": "table"}
+#: What ``--output`` writes, where it is not the printed table.
+OUTPUT_KINDS: dict[str, str] = {"simulate": "netcdf", "evaluate": "cube", "convert": "cube",
+                                "standardize": "cube"}
 #: Options naming a file a command reads.
 INPUT_OPTIONS = ("data", "reference", "fitted", "factors", "groups", "qrels", "runs")
 
@@ -185,8 +185,7 @@ def check_outputs(args: argparse.Namespace) -> None:
             inputs.extend(split_list(item) if isinstance(item, str) else [])
     inputs = [p for p in inputs if Path(p).exists()]
     command = args.command.replace("-", "_")
-    outputs = {**OUTPUT_OPTIONS, "out": OUT_KINDS.get(command),
-               "output": "cube" if command in CUBE_OUTPUT_COMMANDS else "table"}
+    outputs = {**OUTPUT_OPTIONS, "output": OUTPUT_KINDS.get(command, "table")}
     for name, kind in outputs.items():
         path = getattr(args, name, None)
         if not isinstance(path, str) or not path:
@@ -309,13 +308,69 @@ def notice(text: str) -> None:
         print(text)
 
 
-def add_output_argument(parser: argparse.ArgumentParser) -> None:
-    """``--output``: also write the printed table to a file, in the format of its suffix."""
-    parser.add_argument("--output", metavar="TABLE",
-                        help="also write the table to this file: .tex (LaTeX, booktabs), "
-                             ".md (Markdown) or .csv, by suffix; a command printing several "
-                             "tables writes one file each beside it, named after the table "
-                             "(t.md → t-systems.md, t-variance.md …)")
+def add_output_argument(parser: argparse.ArgumentParser, *, help: str | None = None,
+                        metavar: str = "TABLE") -> None:
+    """``--output``/``-o``: the file a command writes, in the format of its suffix (the
+    printed table by default; ``help`` says what else, e.g. a score file)."""
+    parser.add_argument("--output", "-o", metavar=metavar, help=help or (
+        "also write the table to this file: .tex (LaTeX, booktabs), .md (Markdown) or "
+        ".csv, by suffix; a command printing several tables writes one file each beside "
+        "it, named after the table (t.md → t-systems.md, t-variance.md …)"))
+
+
+def add_figure_argument(parser: argparse.ArgumentParser, *, help: str) -> None:
+    """``--figure FILE`` (``--out`` of earlier releases still read, with a notice)."""
+    parser.add_argument("--figure", metavar="FILE", help=help)
+    parser.add_argument("--out", dest="figure", help=argparse.SUPPRESS, action=_Renamed,
+                        new="--figure")
+    parser.set_defaults(resolve_outputs=_figure_given_as_output)
+
+
+def add_legacy_out(parser: argparse.ArgumentParser, *, dest: str = "output",
+                   new: str = "--output") -> None:
+    """``--out`` of earlier releases, read as ``new`` with a notice."""
+    parser.add_argument("--out", dest=dest, help=argparse.SUPPRESS, action=_Renamed, new=new)
+
+
+def add_legacy_positional_output(parser: argparse.ArgumentParser) -> None:
+    """The positional ``OUT`` of earlier releases (``standardize DATA OUT``), read as
+    ``--output OUT`` with a notice; one of the two is required."""
+    parser.add_argument("legacy_output", nargs="?", help=argparse.SUPPRESS)
+    parser.set_defaults(resolve_outputs=_positional_output)
+
+
+def _positional_output(args: argparse.Namespace) -> None:
+    legacy = getattr(args, "legacy_output", None)
+    if legacy is not None and args.output is not None:
+        raise ScorestdError(f"two output files: {legacy} (positional) and --output "
+                            f"{args.output}; give --output only")
+    if legacy is not None:
+        print(f"scorestd: the positional output file is deprecated; use --output {legacy}",
+              file=sys.stderr)
+        args.output = legacy
+    if args.output is None:
+        raise ScorestdError("the output file is required: --output FILE (-o FILE)")
+
+
+FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps", ".tif", ".tiff",
+                   ".webp")
+
+
+def _figure_given_as_output(args: argparse.Namespace) -> None:
+    """``-o fig.png`` of earlier releases named the figure: read it as ``--figure``."""
+    output = getattr(args, "output", None)
+    if output and Path(output).suffix.lower() in FIGURE_SUFFIXES and args.figure is None:
+        print(f"scorestd: -o/--output {output} names a figure; -o is now --output (the "
+              f"table) and the figure is --figure {output}", file=sys.stderr)
+        args.figure, args.output = output, None
+
+
+def resolve_outputs(args: argparse.Namespace) -> None:
+    """Read the output options of earlier releases as today's (see the ``add_legacy_*``
+    helpers), before the outputs are checked."""
+    resolve = getattr(args, "resolve_outputs", None)
+    if resolve is not None:
+        resolve(args)
 
 
 def write_table(table: Any, args: argparse.Namespace, *, caption: str = "") -> None:

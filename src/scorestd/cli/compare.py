@@ -6,7 +6,8 @@ import argparse
 from typing import get_args
 
 from .._options import Alternative, Correction
-from ..dims import MEASURE
+from ..dims import MEASURE, SYSTEM
+from ..score_cube import extra_dims_of
 from ._common import (
     add_command,
     add_output_argument,
@@ -26,7 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub, "compare", run, help="significance tests between systems",
         description="Paired tests of every pair of systems (or each against --baseline): "
                     "mean difference, effect size (Cohen's d), confidence interval and "
-                    "(adjusted) p-value, one table per measure.")
+                    "(adjusted) p-value, one table per measure. A file with extra dims "
+                    "(the trials of `scorestd simulate`) is summed up over them: for each "
+                    "pair, how often it is significant, its mean difference and, with the "
+                    "simulated true means, how often its direction is the true one "
+                    "(--select DIM=LABEL tests one slice).")
     p.add_argument("--baseline", "-b", metavar="RUN", help="compare every system against RUN")
     add_test_argument(p, help="the paired test")
     p.add_argument("--correction", "-c", choices=(*get_args(Correction), "none"), default="holm",
@@ -51,12 +56,14 @@ def run(args: argparse.Namespace) -> int:
     from ..kernels.significance import FAMILY_TESTS
     from ..stats.significance import compare, fraction_significant
 
-    cube = load_data(args)
+    cube = load_data(args, extra_dims=True)
     family = args.test in FAMILY_TESTS  # adjusted by construction, over all pairs
     correction = None if args.correction == "none" or family else args.correction
     res = compare(cube, args.test, baseline=args.baseline, alternative=args.alternative,
                   correction=correction, min_diff=args.min_diff, B=args.B, seed=args.seed)
     p_name = "p_adjusted" if correction else "p_value"
+    if extra_dims_of(cube):  # the trials of a simulated collection …: summed up over them
+        return _across_slices(args, cube, res, correction=correction, family=family)
     share = fraction_significant(res[p_name], [args.alpha]).isel(alpha=0)
     for measure in res[MEASURE].values:
         frame = res.sel({MEASURE: measure}).to_dataframe()
@@ -97,3 +104,58 @@ def _legend(res, columns, adjusted: str, pairs: int) -> dict[str, str]:
     if "p_adjusted" in legend:
         legend["p_adjusted"] = f"p_value adjusted by {adjusted} over the {pairs} pairs"
     return {c: text for c, text in legend.items() if text}
+
+
+ACROSS_COLUMNS = ["system", "system2", "significant", "mean_diff", "sd_diff", "true_diff",
+                  "agree", "slices"]
+
+
+def _across_slices(args: argparse.Namespace, cube, res, *, correction: str | None,
+                   family: bool) -> int:
+    """Each pair over the slices of the extra dims: how often significant, the mean
+    difference, how often its sign is the true one (with a ``true_mean`` coord)."""
+    import pandas as pd
+
+    from ..stats.across_slices import significance_across_slices
+    from ..tables import frame_table
+
+    extra = list(extra_dims_of(cube))
+    truth = cube.coords.get("true_mean")
+    truth = truth if truth is not None and truth.dims == (SYSTEM,) else None
+    summary = significance_across_slices(res, extra, alpha=args.alpha,
+                                         adjusted=correction is not None, true_mean=truth)
+    adjusted = f"family-wise by {args.test}" if family else correction or "none"
+    where = " × ".join(f"{dim} ({cube.sizes[dim]})" for dim in extra)
+    frames = {}
+    for measure in summary[MEASURE].values:
+        part = summary.sel({MEASURE: measure}, drop=True)
+        frame = part.to_dataframe().reset_index()
+        frame = frame[[c for c in ACROSS_COLUMNS if c in frame.columns]]
+        if args.sort == "p":
+            frame = frame.sort_values("significant", ascending=False, kind="stable")
+        elif args.sort == "diff":
+            frame = frame.sort_values("mean_diff", ascending=False, kind="stable")
+        always = int((part["significant"] == 1).sum())
+        never = int((part["significant"] == 0).sum())
+        print(f"measure: {measure}   test: {args.test}   correction: {adjusted}   "
+              f"pairs: {len(frame)}   over {where}: significant at {args.alpha} in every "
+              f"slice: {always}, in none: {never}")
+        shown = (frame if args.top is None else frame.head(args.top)).reset_index(drop=True)
+        legend = {c: summary[c].attrs["description"] for c in shown.columns
+                  if c in summary.data_vars}
+        if "significant" in legend and correction:
+            legend["significant"] += f" ({correction} over the pairs of each slice)"
+        print_table(shown, floatfmt="{:.3f}", legend=legend)
+        if truth is None:
+            print("  (no true_mean coord: the file is not simulated, so no true direction)")
+        print()
+        frames[str(measure)] = frame.set_index(["system", "system2"])
+    if args.output:  # the summary of every pair, one block of rows per measure
+        written = pd.concat(frames, names=[MEASURE]) if len(frames) > 1 else frames[
+            next(iter(frames))]
+        written.attrs["columns"] = {c: summary[c].attrs["description"]
+                                    for c in written.columns if c in summary.data_vars}
+        write_table(frame_table(written, caption=f"{args.test} test ({adjusted} correction, "
+                                                 f"α = {args.alpha:g}) of each pair over "
+                                                 f"{where} of {args.data}."), args)
+    return 0

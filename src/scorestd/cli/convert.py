@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_command, check_output, load_data, notice
+from ._common import (
+    add_command,
+    add_legacy_positional_output,
+    add_output_argument,
+    check_output,
+    load_data,
+    notice,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -13,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Read scores (CSV matrix, long CSV, netCDF, trec_eval -q files, bundled "
                     "dataset) and write them as netCDF (.nc), long CSV (.csv) or a "
                     "topic-by-system matrix (--to matrix).")
-    p.add_argument("output", metavar="OUT", help="output file")
+    add_output_argument(p, metavar="FILE", help="score file to write (required): .nc "
+                        "netCDF, .csv/.tsv long CSV, .parquet, or a matrix with --to matrix")
+    add_legacy_positional_output(p)
     p.add_argument("--to", choices=("netcdf", "long", "matrix", "parquet"),
                    help="output format (default: from the suffix: .nc netCDF, .csv/.tsv long "
                         "CSV, .parquet a long table; any other suffix is an error)")

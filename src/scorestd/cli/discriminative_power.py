@@ -6,6 +6,7 @@ import argparse
 
 from ._common import (
     add_command,
+    add_figure_argument,
     add_output_argument,
     add_resamples_argument,
     add_test_argument,
@@ -30,14 +31,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_resamples_argument(p, default=1000, help="resamples of the resampling tests")
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the resampling tests (default: 0)")
-    p.add_argument("--out", "-o", help="write the ASL curves to this file")
+    add_figure_argument(p, help="write the ASL curves to this figure file (.png, .pdf, .svg)")
     add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..experiments.discrimination import discriminative_power
 
-    check_figure_path(args.out)
+    check_figure_path(args.figure)
     result = discriminative_power(load_data(args), test=args.test,
                                   schemes=split_list(args.schemes),
                                   alphas=split_list(args.alpha, float), B=args.B, seed=args.seed)
@@ -47,5 +48,5 @@ def run(args: argparse.Namespace) -> int:
           f"data: {attrs['data']}")
     print_table(result.summary())
     write_table(result, args)
-    write_figure(result, args.out)
+    write_figure(result, args.figure)
     return 0

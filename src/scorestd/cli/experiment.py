@@ -10,6 +10,7 @@ from .._options import SimulationCopula
 from ..errors import ScorestdError
 from ._common import (
     add_command,
+    add_figure_argument,
     add_measure_and_format,
     add_output_argument,
     check_figure_path,
@@ -67,8 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="memory budget of a batch, e.g. 512MB (default 256MiB, or "
                         "$SCORESTD_MEMORY)")
     p.add_argument("--schemes", help="comma-separated schemes, e.g. raw,z,N,U,E")
-    p.add_argument("--out", "-o",
-                   help="figure file (.png, .pdf, .svg; default: experiment-NAME.png)")
+    add_figure_argument(p, help="figure file (.png, .pdf, .svg; default: "
+                                "experiment-NAME.png)")
     p.add_argument("--no-figure", action="store_true", help="print the table only")
     add_output_argument(p)
     p.add_argument("--workers", type=int, default=0,
@@ -118,13 +119,13 @@ def _experiments():
 def run(args: argparse.Namespace) -> int:
     name, data, measure = EXPERIMENTS[args.name]
     if not args.no_figure:  # a figure that cannot be written stops here, not after the run
-        check_figure_path(args.out or f"experiment-{args.name}.png")
+        check_figure_path(args.figure or f"experiment-{args.name}.png")
     if args.name == "error-rates":
         return _run_error_rates(args)
     function = getattr(_experiments(), name)
     args.measure = args.measure or measure
     sources = args.data or [data]
-    figures = _per_source(None if args.no_figure else args.out or f"experiment-{args.name}.png",
+    figures = _per_source(None if args.no_figure else args.figure or f"experiment-{args.name}.png",
                           sources)
     tables = _per_source(getattr(args, "output", None), sources)
     for source, figure, table in zip(sources, figures, tables, strict=True):
@@ -201,7 +202,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
         atomic_netcdf(result.data, args.save)
         notice(f"rates written to {args.save}")
     if not args.no_figure:
-        write_figure(result, args.out or "experiment-error-rates.png", kind=args.plot)
+        write_figure(result, args.figure or "experiment-error-rates.png", kind=args.plot)
     return 0
 
 

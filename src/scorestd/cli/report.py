@@ -10,6 +10,7 @@ from .._options import BUILTIN_MODELS, Degenerate
 from ._common import (
     add_command,
     add_data_argument,
+    add_legacy_out,
     add_output_argument,
     check_output,
     load_data,
@@ -29,8 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "rank per model with Kendall's tau to the raw ranking, and write the "
                     "Figure-1 plots (Urbano, Lima & Hanjalic 2019).", data=False)
     add_data_argument(p, optional_default=DEFAULT_DATA)
-    p.add_argument("--out", default="scorestd-report", metavar="DIR",
+    p.add_argument("--figures", default="scorestd-report", metavar="DIR",
                    help="folder for the plots (default: scorestd-report/)")
+    add_legacy_out(p, dest="figures", new="--figures")
     p.add_argument("--models", nargs="+", metavar="MODEL",
                    help=f"registered models to use (default: all: {', '.join(BUILTIN_MODELS)})")
     p.add_argument("--degenerate", choices=get_args(Degenerate), default="unstandardized",
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from ..plots.report import standardization_report
 
     if not args.no_plots:
-        check_output(args.out, directory=True)
+        check_output(args.figures, directory=True)
     cube = load_data(args)
     report = standardization_report(cube, models=args.models, degenerate=args.degenerate)
     legend = {"raw": "mean raw score over the topics",
@@ -73,6 +75,6 @@ def run(args: argparse.Namespace) -> int:
         f"model's standardized mean and the raw ranking ({cube.sizes['topic']} topics)."))
     write_tables(parts, args)
     if not args.no_plots:
-        for path in report.write_plots(Path(args.out)):
+        for path in report.write_plots(Path(args.figures)):
             notice(f"wrote {path}")
     return 0

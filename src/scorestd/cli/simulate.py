@@ -7,7 +7,14 @@ from typing import get_args
 
 from .._options import MarginCriterion, SimulatedMeans, SimulationCopula
 from ..errors import ScorestdError
-from ._common import add_command, load_data, print_table, split_list
+from ._common import (
+    add_command,
+    add_legacy_out,
+    add_output_argument,
+    load_data,
+    print_table,
+    split_list,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "copula between systems, then simulate collections and write them to "
                     "netCDF (dims trial × topic × system × measure; the true means are the "
                     "coordinate true_mean). Urbano & Nagler (2018).")
-    p.add_argument("--out", "-o", required=True, help="netCDF file to write")
+    add_output_argument(p, metavar="FILE", help="netCDF file to write (required)")
+    add_legacy_out(p)
+    p.set_defaults(resolve_outputs=_output_required)
     p.add_argument("--n-topics", type=int, default=None,
                    help="topics per simulated collection (default: as observed)")
     p.add_argument("--trials", type=int, default=100, help="collections (default 100)")
@@ -61,12 +70,12 @@ def run(args: argparse.Namespace) -> int:
             with job.part(costs["write"]):
                 from ..io.atomic import atomic_netcdf
 
-                atomic_netcdf(cubes.to_dataset(name="score"), args.out)
+                atomic_netcdf(cubes.to_dataset(name="score"), args.output)
     except ValueError as exc:
         raise ScorestdError(str(exc)) from exc
     print(f"{args.trials} collections of {cubes.sizes['topic']} topics × "
           f"{cubes.sizes['system']} systems ({sim.margins.measure}, {sim.copula.name} copula) "
-          f"written to {args.out}")
+          f"written to {args.output}")
     print_table(diagnostics.summary())
     return 0
 
@@ -96,3 +105,8 @@ def job_costs(observed_topics: int, n_topics: int, n_systems: int, trials: int,
         "diagnostics": min(trials, 50) * n_systems**2 * n_topics**2 / 3,
         "write": 0.3 * 8 * trials * n_topics * n_systems,
     }
+
+
+def _output_required(args: argparse.Namespace) -> None:
+    if args.output is None:
+        raise ScorestdError("the output file is required: --output FILE.nc (-o FILE.nc)")

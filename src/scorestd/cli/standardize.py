@@ -6,7 +6,14 @@ import argparse
 from typing import get_args
 
 from .._options import BUILTIN_MODELS, Degenerate
-from ._common import add_command, check_output, load_data, notice
+from ._common import (
+    add_command,
+    add_legacy_positional_output,
+    add_output_argument,
+    check_output,
+    load_data,
+    notice,
+)
 from ._selection import select_systems
 
 
@@ -15,8 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub, "standardize", run, help="standardize scores per topic (N-std, U-std, E-std, ...)",
         description="Fit a per-topic score distribution on reference systems (default: the "
                     "input itself) and write every score's standardized value y = F(x).")
-    p.add_argument("output", metavar="OUT",
-                   help="output file (.nc netCDF, .csv/.tsv long CSV, .parquet)")
+    add_output_argument(p, metavar="FILE", help="file of standardized scores to write "
+                        "(required): .nc netCDF, .csv/.tsv long CSV, .parquet")
+    add_legacy_positional_output(p)
     p.add_argument("--model", default="empirical", metavar="MODEL",
                    help=f"a registered distribution model ({', '.join(BUILTIN_MODELS)}; "
                         "default: empirical, i.e. E-std)")

@@ -6,6 +6,7 @@ import argparse
 
 from ._common import (
     add_command,
+    add_figure_argument,
     add_output_argument,
     check_figure_path,
     load_data,
@@ -29,14 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--bin-width", type=float, default=0.01, help="bin width (default 0.01)")
     p.add_argument("--threshold", type=float, default=0.05, help="swap rate bound (default 0.05)")
-    p.add_argument("--out", "-o", help="write the swap-rate curves to this file")
+    add_figure_argument(p, help="write the swap-rate curves to this figure file (.png, .pdf, .svg)")
     add_output_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..experiments.swap_rates import swap_rate
 
-    check_figure_path(args.out)
+    check_figure_path(args.figure)
     result = swap_rate(load_data(args), schemes=split_list(args.schemes),
                        sizes=split_list(args.sizes, int), trials=args.trials, seed=args.seed,
                        bin_width=args.bin_width, threshold=args.threshold)
@@ -45,5 +46,5 @@ def run(args: argparse.Namespace) -> int:
           f"{args.seed}; smallest difference with swap rate < {args.threshold:g}")
     print_table(result.summary())
     write_table(result, args)
-    write_figure(result, args.out)
+    write_figure(result, args.figure)
     return 0

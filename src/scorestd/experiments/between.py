@@ -27,6 +27,7 @@ import pandas as pd
 from .._options import check_count
 from ..kernels.seeds import seed_record
 from ..kernels.t_decisions import welch_t_counts
+from ..mapping import maps_extra_dims
 from ..models.schemes import URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
     agreement_summary,
@@ -107,6 +108,7 @@ class BetweenCollection(Experiment):
         return finish_figure(fig, self.data, path)
 
 
+@maps_extra_dims()
 @shared_parameters
 def between_collection(
     scores: Any,

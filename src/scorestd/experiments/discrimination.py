@@ -30,6 +30,7 @@ from ..kernels.decisions import fraction_significant
 from ..kernels.paired import describe_pairs, pair_indices
 from ..kernels.seeds import root_sequence, seed_record
 from ..kernels.significance import FAMILY_TESTS, RESAMPLING_TESTS, paired_test
+from ..mapping import maps_extra_dims
 from ..models.schemes import check_schemes, standardized_stack
 from ..score_cube import validate
 from ..stats._pairs import PAIR, pair_coords
@@ -95,6 +96,7 @@ class DiscriminativePower(Experiment):
         return finish_panels(fig, path)
 
 
+@maps_extra_dims()
 def discriminative_power(
     scores: Any,
     *,

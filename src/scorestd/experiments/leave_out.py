@@ -20,6 +20,7 @@ from .._options import Degenerate, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..kernels.correlation import kendall_tau_b
+from ..mapping import maps_extra_dims
 from ..models._base import Model
 from ..models.schemes import check_schemes, scheme_model
 from ..score_cube import validate
@@ -85,6 +86,7 @@ class LeaveOneOut(Experiment):
         return finish_panels(fig, path)
 
 
+@maps_extra_dims()
 def leave_one_out(
     scores: Any,
     *,

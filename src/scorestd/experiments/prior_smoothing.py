@@ -26,6 +26,7 @@ from .._options import check_count
 from ..kernels.correlation import kendall_tau_b
 from ..kernels.seeds import seed_record
 from ..kernels.smoothing import smooth_kernel
+from ..mapping import maps_extra_dims
 from ..models._base import Model
 from ..models.schemes import RAW, check_schemes, scheme_model, standardized_stack
 from ._common import shared_parameters, topic_means
@@ -88,6 +89,7 @@ class SmoothingExperiment(Experiment):
         return finish_figure(fig, self.data, path)
 
 
+@maps_extra_dims()
 @shared_parameters
 def smoothing_experiment(
     scores: Any,

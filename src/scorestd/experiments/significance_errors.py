@@ -69,6 +69,7 @@ from ..io.netcdf import content_digest
 from ..kernels import pair_copulas
 from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
+from ..mapping import check_shared_extra_dims, map_slices, maps_extra_dims
 from ..models._grid import stacked, table_inverse
 from ..score_cube import collection_of, validate
 from ..simulation import _random
@@ -463,6 +464,7 @@ class ErrorRates(Experiment):
         return fig
 
 
+@maps_extra_dims(vectorized=True)  # itself: its cubes come in a mapping
 def error_rates(
     collections: Mapping[str, Any] | Sequence[Any] | str | os.PathLike | None = None,
     *,
@@ -588,6 +590,10 @@ def error_rates(
     """
     if seed is None:
         raise OptionError("seed= is required: simulation studies must be reproducible")
+    options = {"measures": measures, "n_topics": n_topics, "deltas": deltas, "alphas": alphas,
+               "tests": tests, "trials": trials, "trials_type2": trials_type2, "B": B,
+               "copula": copula, "seed": seed, "memory": memory, "batch_size": batch_size,
+               "progress": progress, "client": client}
     check_option(copula, SimulationCopula, "copula")
     tests = check_sequence("tests", tests, lambda n, t: check_option(t, ERROR_RATE_TESTS, "test"))
     trials = check_count("trials", trials)
@@ -610,6 +616,14 @@ def error_rates(
     else:
         batch_size = check_count("batch_size", batch_size)
     cubes = _collections(collections)
+    extra = check_shared_extra_dims(cubes, "error_rates")
+    if extra:  # one study per slice, its collections the slices (or the cubes without)
+        if results_dir is not None or pool is not None:
+            raise OptionError("results_dir= and pool= hold one study: with collections of "
+                              f"extra dims {', '.join(map(repr, extra))}, run each slice "
+                              "on its own")
+        return map_slices(lambda slices: error_rates(slices, **options), cubes, extra,
+                          function="error_rates")
     if measures is None:
         measures = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))
     measures = check_sequence("measures", measures, lambda n, v: str(v))
@@ -713,5 +727,5 @@ def _collections(collections: Mapping[str, Any] | Sequence[Any] | None) -> dict[
         if len(collections) < len(named):
             raise ValueError("two collections have the same name; pass a mapping of name "
                              "to cube or file")
-    return {str(k): validate(collection_from(v)[1], what=f"collection {k!r}",
-                             extra_dims="error_rates") for k, v in collections.items()}
+    return {str(k): validate(collection_from(v)[1], what=f"collection {k!r}", extra_dims=True)
+            for k, v in collections.items()}

@@ -26,6 +26,7 @@ from .._progress import progress_bar
 from ..design import topic_set_size
 from ..kernels.seeds import child_sequence, seed_record
 from ..kernels.t_decisions import paired_t_complete
+from ..mapping import maps_extra_dims
 from ..models.schemes import check_schemes, scheme_model
 from ..simulation import _random
 from ..simulation.simulator import Simulator, fit_simulator
@@ -89,6 +90,7 @@ class TopicSetValidation(Experiment):
         return finish_figure(fig, d, path)
 
 
+@maps_extra_dims()
 def topic_set_validation(
     scores: Any,
     *,
@@ -240,6 +242,7 @@ class EstdStability(Experiment):
         return finish_figure(fig, self.data, path)
 
 
+@maps_extra_dims()
 def estd_stability(
     scores: Any,
     *,

@@ -24,6 +24,7 @@ from .._options import AggregationMethod, check_option
 from ..kernels.aggregate import aggregate_kernel
 from ..kernels.correlation import kendall_tau_b, pearson
 from ..kernels.seeds import seed_record
+from ..mapping import maps_extra_dims
 from ..models.schemes import check_schemes, standardized_stack
 from ..stats.hardness import topic_split
 from ._common import shared_parameters, subset_bytes, topic_subsets
@@ -108,6 +109,7 @@ class SplitHalf(Experiment):
         return finish_figure(fig, self.data, path)
 
 
+@maps_extra_dims()
 @shared_parameters
 def split_half(
     scores: Any,

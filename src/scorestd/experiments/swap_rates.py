@@ -25,6 +25,7 @@ from .._options import check_count, check_positive, check_probability
 from ..errors import ScoreDataError, ScorestdError
 from ..kernels.seeds import seed_record
 from ..kernels.swap_rate import swap_counts
+from ..mapping import maps_extra_dims
 from ..models.schemes import check_schemes, standardized_stack
 from .engine import draw_trials, experiment_root, run_batches
 from .result import (
@@ -87,6 +88,7 @@ def _compute(data: dict[str, Any], perms: np.ndarray) -> dict[str, np.ndarray]:
     return swap_counts(data["x"], perms, data["sizes"], data["bin_width"], data["n_bins"])
 
 
+@maps_extra_dims()
 def swap_rate(
     scores: Any,
     *,

@@ -23,6 +23,7 @@ from .._options import check_count
 from ..kernels.seeds import seed_record
 from ..kernels.t_decisions import paired_t_counts
 from ..kernels.workspace import workspace
+from ..mapping import maps_extra_dims
 from ..models.schemes import RAW, URBANO2019_SCHEMES, check_schemes, standardized_stack
 from ._common import (
     agreement_summary,
@@ -97,6 +98,7 @@ class WithinCollection(Experiment):
         return finish_figure(fig, self.data, path)
 
 
+@maps_extra_dims()
 @shared_parameters
 def within_collection(
     scores: Any,

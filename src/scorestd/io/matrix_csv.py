@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -13,7 +14,7 @@ from .._options import DecimalMark, Delimiter, check_flag
 from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..measures import measure_info
-from ..score_cube import labelled, refuse_extra_dims, validate
+from ..score_cube import extra_dims_of, labelled, validate
 from ._common import count_lines, existing_file, file_dialect, open_text, parse_score, text_lines
 from .atomic import atomic_output
 from .dialect import csv_error
@@ -195,8 +196,7 @@ def write_matrix_csv(
     """
     out = check_output_path(path, "csv")
     topic_column = check_flag("topic_column", topic_column)
-    refuse_extra_dims(scores, "write_matrix_csv (a matrix holds one collection; long CSV, "
-                              "Parquet and netCDF keep extra dims)")
+    _refuse_extra_dims(scores, out)
     c = validate(scores, check_range=False)  # a writer writes what it is given
     if measure is None:
         if c.sizes[MEASURE] != 1:
@@ -282,3 +282,19 @@ def _split_stem(stem: str) -> tuple[str, str]:
     return stem, DEFAULT_MEASURE
 
 
+def _refuse_extra_dims(scores: Any, path: Path) -> None:
+    """A matrix is one collection's topic × system scores of one measure: a cube with
+    extra dims goes to a long CSV, Parquet or netCDF file, or one slice to the matrix."""
+    extra = extra_dims_of(scores) if isinstance(scores, xr.DataArray) else ()
+    if not extra:
+        return
+    names = ", ".join(f"{dim!r} ({scores.sizes[dim]})" for dim in extra)
+    first = ", ".join(f"{dim}={scores[dim].values[0].item() if dim in scores.coords else 0!r}"
+                      for dim in extra)
+    raise ScoreDataError(
+        f"write_matrix_csv({str(path)!r}): the scores have extra dims {names}, and a matrix "
+        "CSV holds one collection (topic × system, one measure). Keep them all with "
+        f"scorestd.write_long_csv(scores, {path.with_suffix('.csv').name!r}) (the long CSV, "
+        f"extra dims as leading columns) or scorestd.save(scores, "
+        f"{path.with_suffix('.nc').name!r}) (netCDF; .parquet too), or write one slice: "
+        f"write_matrix_csv(scores.sel({first}), path)")

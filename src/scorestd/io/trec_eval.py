@@ -231,7 +231,7 @@ def _expand(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> list[Path
             if not kept:
                 runs = [f for f in files if _looks_like_run(f)]
                 hint = ("; they are TREC runs: evaluate them against qrels first, e.g. "
-                        f"scorestd evaluate QRELS {p} -m AP,nDCG@20 --out scores.nc"
+                        f"scorestd evaluate QRELS {p} -m AP,nDCG@20 --output scores.nc"
                         if runs and len(runs) == len(files) else "")
                 raise ScoreDataError("directory holds no trec_eval -q files"
                                      + (f" (not: {', '.join(skipped[:_SHOWN])})" if skipped

@@ -156,13 +156,26 @@ def goodness_of_fit(
     """
     check_option(distance, FitDistance, "distance")
     if isinstance(scores, xr.DataArray) and extra_dims_of(scores):
-        # every topic of every slice is fitted on its own: one pass over the folded rows
+        # every topic of every slice is fitted on its own: one pass over the folded rows,
+        # each slice squeezed or not by its own scores' range, as it would be alone
         cube = validate(scores, extra_dims=True)
-        folded = goodness_of_fit(fold_topics(cube), models, distance=distance,
-                                 degenerate=degenerate).data
+        extra = extra_dims_of(cube)
+        unit = ((cube.min((TOPIC, SYSTEM, MEASURE)) >= 0)
+                & (cube.max((TOPIC, SYSTEM, MEASURE)) <= 1)).transpose(*extra).values
+        folded = _goodness(fold_topics(cube), models, distance, degenerate,
+                           np.repeat(unit.ravel(), cube.sizes[TOPIC]))
         data = unfold_topic_dataset(folded, cube)
-        return GoodnessOfFit(data.transpose(*extra_dims_of(cube), "model", TOPIC, MEASURE))
+        return GoodnessOfFit(data.transpose(*extra, "model", TOPIC, MEASURE))
     cube = validate(scores)
+    return GoodnessOfFit(_goodness(cube, models, distance, degenerate,
+                                   np.full(cube.sizes[TOPIC], _in_unit_interval(cube))))
+
+
+def _goodness(cube: xr.DataArray, models: Sequence[str | type[Model] | Model],
+              distance: str, degenerate: Degenerate, unit_rows: np.ndarray) -> xr.Dataset:
+    """The comparison of :func:`goodness_of_fit` on a cube without extra dims; the topics
+    flagged in ``unit_rows`` (scores in [0, 1]) have their densities taken at squeezed
+    scores."""
     # Sorted scores per topic (NaN last), the order statistics the distances use.
     ordered = cube.copy(data=np.sort(cube.values, axis=1))
     n = cube.count(SYSTEM)
@@ -171,9 +184,9 @@ def goodness_of_fit(
     # Densities are compared at scores moved off 0 and 1 (the same for every model),
     # where a density may vanish or diverge (the beta's does).
     squeezed = cube
-    if _in_unit_interval(cube):
-        squeezed = cube.copy(data=squeeze(cube.transpose(TOPIC, MEASURE, SYSTEM).values)
-                             .transpose(0, 2, 1))
+    if unit_rows.any():
+        moved = squeeze(cube.transpose(TOPIC, MEASURE, SYSTEM).values).transpose(0, 2, 1)
+        squeezed = cube.copy(data=np.where(unit_rows[:, None, None], moved, cube.values))
         # Squeezed P@k or RR are off their measure's support by construction: not raw scores.
         squeezed.attrs = {**cube.attrs, "generated_by": "scorestd.goodness_of_fit (squeezed)"}
     names, loglik, aic, dist, params = [], [], [], [], []
@@ -207,7 +220,7 @@ def goodness_of_fit(
         "distance": xr.concat(dist, dim=model_dim),
     }, attrs={"distance": distance})
     data = data.drop_vars([c for c in data.coords if c not in (TOPIC, MEASURE, "model")])
-    return GoodnessOfFit(data.transpose("model", TOPIC, MEASURE))
+    return data.transpose("model", TOPIC, MEASURE)
 
 
 def _parameter_count(model: Model, fitted: Any, squeezed: xr.DataArray,

@@ -14,6 +14,7 @@ from .._options import Degenerate
 from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM
 from ..io.figures import save_figure
+from ..mapping import maps_extra_dims
 from ..models.registry import model_names
 from ..score_cube import validate
 from ..stats.aggregation import aggregate, rank_systems
@@ -93,6 +94,7 @@ def _save(fig: Any, path: Path, dpi: int) -> Path:
     return path
 
 
+@maps_extra_dims()
 def standardization_report(
     scores: Any,
     models: Sequence[str] | None = None,

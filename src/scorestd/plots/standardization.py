@@ -15,6 +15,7 @@ import numpy as np
 import xarray as xr
 
 from ..dims import MEASURE, SYSTEM, TOPIC
+from ..mapping import maps_extra_dims
 from ..models._base import Model
 from ..models.reference import fit_reference
 from ..models.registry import instantiate
@@ -44,6 +45,7 @@ def _topic_order(cube: xr.DataArray) -> np.ndarray:
     return np.argsort(cube.mean(SYSTEM).values[:, 0], kind="stable")
 
 
+@maps_extra_dims("scores", "reference", one_per_call=("ax",))
 def plot_mapping(
     scores: Any,
     model: str | type[Model] | Model = "empirical",
@@ -119,6 +121,7 @@ def plot_mapping(
     return ax
 
 
+@maps_extra_dims(one_per_call=("ax",))
 def plot_topic_distributions(
     scores: Any, *, measure: str | None = None, order: Sequence[int] | None = None,
     ax: Any = None, title: str | None = None,
@@ -169,6 +172,7 @@ def plot_topic_distributions(
     return ax
 
 
+@maps_extra_dims("scores", "reference")
 def plot_standardization(
     scores: Any,
     models: Sequence[str | type[Model] | Model] = FIGURE1_MODELS,

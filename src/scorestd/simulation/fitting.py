@@ -15,6 +15,7 @@ from .._options import MarginCriterion, check_option
 from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
+from ..mapping import maps_extra_dims
 from ..models import _grid
 from ..models.discrete_margins import BetaBinomialMargin, OrderedKernelMargin, support_of
 from ..models.margins import MarginFamily, expand, get_margin, nearest_index
@@ -296,6 +297,7 @@ def _tabulate(families, choice, params, n_systems) -> np.ndarray:
     return table
 
 
+@maps_extra_dims()
 def fit_margins(
     scores: Any,
     *,

@@ -31,6 +31,7 @@ from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, warn
 from ..kernels import seeds
+from ..mapping import maps_extra_dims
 from ..models.margins import MarginFamily
 from . import _random
 from .copula import GaussianCopula, VineCopula
@@ -120,6 +121,7 @@ class Simulator:
         return out
 
 
+@maps_extra_dims()
 def fit_simulator(
     scores: Any,
     *,

@@ -25,7 +25,7 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.hardness import hardest_first, split_sizes, topic_hardness_kernel
 from ..mapping import maps_extra_dims
-from ..score_cube import match_input_dims, refuse_extra_dims, validate
+from ..score_cube import match_input_dims, validate
 
 __all__ = ["HardEasySplit", "MiddleRestSplit", "topic_hardness", "topic_split"]
 
@@ -121,6 +121,7 @@ def topic_hardness(
     return match_input_dims(result, scores)
 
 
+@maps_extra_dims()
 def topic_split(
     scores: Any,
     kind: SplitKind = "hard_easy",
@@ -183,7 +184,6 @@ def topic_split(
     (25, 25)
     """
     kind = check_option(kind, SplitKind, "kind")
-    refuse_extra_dims(scores, "topic_split")  # a split of one collection's topics
     hardness = topic_hardness(scores, method, skipna=skipna, ddof=ddof, degenerate=degenerate)
     if MEASURE in hardness.dims:
         measures = hardness[MEASURE].values.tolist()

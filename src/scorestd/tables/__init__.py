@@ -20,14 +20,15 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.table import Table
 from ..mapping import maps_extra_dims
+from ..per_slice import PerSlice
 from ..score_cube import extra_dims_of
 from .means import means_table
 from .significance import significance_table, system_letters
-from .slices import stack_slices
+from .slices import stack_slices, stack_tables
 from .summary import frame_table, pairs_table, summary_table, topic_set_size_table
 
 __all__ = ["Table", "frame_table", "means_table", "pairs_table", "significance_table",
-           "stack_slices", "summary_table", "system_letters", "table", "topic_set_size_table"]
+           "stack_slices", "stack_tables", "summary_table", "system_letters", "table", "topic_set_size_table"]
 
 
 @maps_extra_dims(vectorized=True)  # one block of rows per slice
@@ -52,7 +53,10 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
         - the array of :func:`scorestd.topic_set_size` (:func:`topic_set_size_table`);
         - an experiment result (error rates, within/between-collection …): its
           ``summary()`` (:func:`summary_table`);
-        - any DataFrame, Series or labelled array up to 2-D (:func:`frame_table`).
+        - any DataFrame, Series or labelled array up to 2-D (:func:`frame_table`);
+        - a :class:`~scorestd.PerSlice` (an experiment, a fit … on every slice of a cube
+          with extra dims): the table of each result, one block of rows per slice
+          (:func:`stack_tables`).
     scores : xarray.DataArray, optional
         The cube a comparison ran on (its means fill the significance table).
     alpha : float
@@ -97,6 +101,11 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
     check_probability("alpha", alpha)
     check_probability("conf_level", conf_level)
     check_count("digits", digits, 0)
+    if isinstance(result, PerSlice):  # one block of rows per slice
+        return stack_tables([table(one, scores=_slice_of(scores, result.where(key)),
+                                   alpha=alpha, conf_level=conf_level, digits=digits,
+                                   **summary_options) for key, one in result.items()],
+                            list(result), result.dims)
     if isinstance(result, xr.Dataset) and "pair" in result.dims:
         extra = [d for d in result.dims if d not in (MEASURE, "pair")]
         if extra and "p_value" in result and scores is not None:
@@ -104,6 +113,8 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
                                                                 digits=digits),
                                 [result, scores], extra)
         if "p_value" not in result:  # a Bayesian comparison: its pairs as they are
+            if extra:
+                return stack_slices(lambda r: pairs_table(r, digits=digits), [result], extra)
             return pairs_table(result, digits=digits)
         if scores is None:
             raise ScoreDataError("the significance table needs the scores the comparison ran "
@@ -126,3 +137,13 @@ def table(result: Any, *, scores: Any = None, alpha: float = 0.05, conf_level: f
         return frame_table(result, digits=digits)
     raise ScoreDataError(f"cannot make a table of a {type(result).__name__}: give a "
                          "comparison, a cube, topic set sizes, an experiment result or a frame")
+
+
+def _slice_of(scores: Any, where: dict) -> Any:
+    """The slice ``where`` of the scores given beside a :class:`~scorestd.PerSlice` (the
+    scores whole when they lack its extra dims)."""
+    if not isinstance(scores, xr.DataArray) or not set(where) <= set(scores.dims):
+        return scores
+    by_label = {d: v for d, v in where.items() if d in scores.coords}
+    by_position = {d: v for d, v in where.items() if d not in scores.coords}
+    return scores.sel(by_label, drop=True).isel(by_position, drop=True)

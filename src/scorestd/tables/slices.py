@@ -17,7 +17,7 @@ import xarray as xr
 from ..errors import ScoreDataError
 from ..io.table import Table
 
-__all__ = ["stack_slices"]
+__all__ = ["stack_slices", "stack_tables"]
 
 
 def stack_slices(make: Callable[..., Table], objects: Sequence[Any],
@@ -49,6 +49,23 @@ def stack_slices(make: Callable[..., Table], objects: Sequence[Any],
         slices = [_pick(o, where) if set(extra) <= set(o.dims) else o for o in objects]
         keys.append(combination if len(extra) > 1 else combination[0])
         tables.append(make(*slices))
+    return stack_tables(tables, keys, extra)
+
+
+def stack_tables(tables: Sequence[Table], keys: Sequence[Any],
+                 extra: Sequence[Hashable]) -> Table:
+    """The tables of the slices stacked, one block of rows per slice under its ``keys``
+    (a label, or a tuple of labels over the dims ``extra``); the first table's caption,
+    notes and formats.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> one = Table(pd.DataFrame({"mean": [0.5]}, index=["a"]), caption="Means.")
+    >>> stack_tables([one, one], [0, 1], ["trial"]).caption
+    'Means. One block of rows per trial.'
+    """
+    extra = list(extra)
     first = tables[0]
 
     def stacked(part: str) -> pd.DataFrame | None:
@@ -58,7 +75,8 @@ def stack_slices(make: Callable[..., Table], objects: Sequence[Any],
         return pd.concat(frames, keys=keys, names=[str(d) for d in extra])
 
     where = " × ".join(map(str, extra))
-    return Table(stacked("values"), caption=f"{first.caption} One block of rows per {where}.",
+    return Table(stacked("values"), caption=" ".join(filter(None, [first.caption,
+                                                                 f"One block of rows per {where}."])),
                  notes=dict(first.notes), digits=first.digits, bold=stacked("bold"),
                  marks=stacked("marks"), low=stacked("low"), high=stacked("high"),
                  formats=dict(first.formats))
