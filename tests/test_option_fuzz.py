@@ -71,6 +71,7 @@ NOT_CALLED = {
     "leave_one_out", "topic_set_validation",  # resampling studies of full collections
     "evaluate", "from_ir_measures", "from_ranx",  # toolkit objects: tests/io/test_toolkits.py
     "plot_system_effects",  # a Bayes fit: tests/plots
+    "plot_topic_distributions",  # a figure; its one option (key=) drawn in tests/plots
     "read_parquet",  # pyarrow optional: its `strict` goes to validate, as read_long_csv's
 }
 
