@@ -261,3 +261,21 @@ def test_an_error_while_writing_leaves_the_old_file(sim, tmp_path, monkeypatch):
         simulate(sim, trials=2, seed=1, output=target, dask=True)
     with pytest.raises(OptionError, match="needs the suffix .nc"):
         simulate(sim, trials=2, seed=1, output=tmp_path / "x.csv")
+
+
+def test_diagnostics_of_a_file_read_it_block_by_block(sim, tmp_path, monkeypatch):
+    import tracemalloc
+
+    import xarray as xr
+
+    simulate(sim, n_topics=30, trials=800, seed=2, output=tmp_path / "s.nc").close()
+    monkeypatch.setenv("SCORESTD_MEMORY", "2MB")
+    with xr.open_dataarray(tmp_path / "s.nc") as lazy:
+        tracemalloc.start()
+        d = simulation_diagnostics(sim, lazy, max_trials=5)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak < lazy.nbytes / 3  # 5.8 MB of scores, read 500 kB at a time
+        whole = lazy.values[..., 0]
+    np.testing.assert_allclose(d.data["simulated_mean"], whole.mean(axis=(0, 1)), rtol=1e-12)
+    np.testing.assert_allclose(d.data["simulated_var"], whole.var(axis=(0, 1)), rtol=1e-10)

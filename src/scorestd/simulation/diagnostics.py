@@ -200,7 +200,9 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
     sims = simulated.transpose(TRIAL, TOPIC, SYSTEM, MEASURE)
     if not np.array_equal(sims[SYSTEM].values.astype(str), simulator.systems):
         raise ScoreDataError("the simulated systems are not those of the simulator")
-    one = sims.isel({MEASURE: 0}, drop=True).astype(np.float64)  # (N, T, S)
+    one = sims.isel({MEASURE: 0}, drop=True)  # (N, T, S)
+    if one.dtype != np.float64:  # (astype would read a file opened lazily whole)
+        one = one.astype(np.float64)
     # moments chunk by chunk (of a dask-backed cube, or of one read from a file), and
     # only the first max_trials trials in memory for the pairwise statistics
     moments = _moments(one)
