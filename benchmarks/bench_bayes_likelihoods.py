@@ -11,12 +11,16 @@
   (χ² and KS p-values of the rank histograms).
 
 Run by hand: ``python benchmarks/bench_bayes_likelihoods.py [--only normal|censored|hurdle|
-compare|sbc] [--sbc 1000]``. ``--only`` times one piece (for a whole-process timer).
+compare|sbc] [--sbc 1000] [--workers N]``. ``--only`` times one piece (for a whole-process
+timer). Times are CPU seconds of this process (ratios to the normal model after a warm-up
+fit: the import of arviz is charged to none), wall seconds beside them; the comparison's
+wall time with one process and with one per core (its workers' CPU counted apart).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 import warnings
 
@@ -44,6 +48,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", choices=["normal", "censored", "hurdle", "compare", "sbc"])
     parser.add_argument("--sbc", type=int, default=0, metavar="N")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes of compare_likelihoods (default: one per core)")
     args = parser.parse_args()
     robust = scorestd.datasets.load("robust2004").sel(measure="ap")
     y = robust.transpose("topic", "system").values
@@ -52,26 +58,32 @@ def main() -> None:
         calibrate(args.sbc or 1000)
         return
     if args.only == "compare":
-        scorestd.compare_likelihoods(robust, seed=1, progress=False)
+        scorestd.compare_likelihoods(robust, seed=1, progress=False, workers=args.workers)
         return
     if args.only:
         scorestd.bayes_crossed(robust, likelihood=args.only, seed=1, progress=False)
         return
     print(f"robust2004 AP: {y.shape[0]} topics x {y.shape[1]} systems, 4 chains x "
           f"(1,000 warm-up + 2,000 draws); {np.mean(y == 0):.2%} zeros, {np.sum(y == 1)} ones")
+    # (warm: arviz and the samplers' first calls are not charged to the first likelihood)
+    scorestd.bayes_crossed(robust.isel(topic=slice(0, 10)), chains=2, draws=50, warmup=10,
+                           seed=1, progress=False)
     base = {}
     for lk in ("normal", "censored", "hurdle"):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         sampler(lk, y)
         t_sampler = time.perf_counter() - start
-        start = time.perf_counter()
+        c_sampler = time.process_time() - cpu
+        start, cpu = time.perf_counter(), time.process_time()
         fit = scorestd.bayes_crossed(robust, likelihood=lk, seed=1, progress=False)
         t_fit = time.perf_counter() - start
-        base.setdefault("sampler", t_sampler)
-        base.setdefault("fit", t_fit)
+        c_fit = time.process_time() - cpu
+        base.setdefault("sampler", c_sampler)
+        base.setdefault("fit", c_fit)
         d = fit.diagnostics
-        print(f"{lk:9s} sampler {t_sampler:6.2f} s ({t_sampler / base['sampler']:.2f}x)   "
-              f"bayes_crossed {t_fit:6.2f} s ({t_fit / base['fit']:.2f}x)   system effects: "
+        print(f"{lk:9s} CPU: sampler {c_sampler:6.2f} s ({c_sampler / base['sampler']:.2f}x), "
+              f"bayes_crossed {c_fit:6.2f} s ({c_fit / base['fit']:.2f}x); wall "
+              f"{t_sampler:.2f} s, {t_fit:.2f} s   system effects: "
               f"max R-hat {float(d['system_effect_rhat'].max()):.4f}, min bulk ESS "
               f"{float(d['system_effect_ess_bulk'].min()):.0f}; expected scores: max R-hat "
               f"{float(d['system_score_rhat'].max()):.4f}, min bulk ESS "
@@ -79,10 +91,15 @@ def main() -> None:
         if "zero_system_effect_rhat" in d:
             print(f"{'':9s} zero part: max R-hat {float(d['zero_system_effect_rhat'].max()):.3f}"
                   f", min bulk ESS {float(d['zero_system_effect_ess_bulk'].min()):.0f}")
-    start = time.perf_counter()
-    res = scorestd.compare_likelihoods(robust, seed=1, progress=False)
-    print(f"compare_likelihoods (3 fits + LOO + answers): {time.perf_counter() - start:.1f} s; "
-          f"best {res.best}")
+    for workers in (1, None):
+        start, cpu = time.perf_counter(), time.process_time()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        res = scorestd.compare_likelihoods(robust, seed=1, progress=False, workers=workers)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        children = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        print(f"compare_likelihoods (3 fits + LOO + answers), workers={workers}: wall "
+              f"{time.perf_counter() - start:.1f} s, CPU here {time.process_time() - cpu:.1f} s"
+              f" + in worker processes {children:.1f} s; best {res.best}")
     print(res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "pareto_k_bad"]])
     if args.sbc:
         calibrate(args.sbc)
@@ -90,8 +107,8 @@ def main() -> None:
 
 def calibrate(simulations: int) -> None:
     """SBC of every sampler: χ² (10 bins) and KS p-values of each parameter's ranks."""
-    for options in ({"likelihood": "normal"}, {"likelihood": "censored"},
-                    {"likelihood": "hurdle"}, {"errors": "student_t"},
+    for options in ({"likelihood": "hurdle"}, {"likelihood": "normal"},
+                    {"likelihood": "censored"}, {"errors": "student_t"},
                     {"heteroscedastic": True}):
         start = time.perf_counter()
         cal = scorestd.simulation_based_calibration(
@@ -101,6 +118,33 @@ def calibrate(simulations: int) -> None:
               f" smallest chi2 p {cal.tests['chi2_p'].min():.3f}, smallest KS p "
               f"{cal.tests['ks_p'].min():.3f}", flush=True)
         print(cal.tests.round(3).to_string(), flush=True)
+        if options.get("likelihood") == "hurdle":
+            by_zeros(cal, simulations)
+
+
+def by_zeros(cal, simulations: int) -> None:
+    """The hurdle ranks split by the share of zeros of each simulated data set (replayed
+    from the same seeds), where slow mixing would show first."""
+    from scipy import stats
+
+    from scorestd.bayes.calibration import _simulate
+    from scorestd.kernels.seeds import root_sequence
+
+    shares = np.array([np.mean(_simulate("hurdle", np.random.default_rng(child.spawn(2)[0]),
+                                         10, 4, None, False)[1] == 0.0)
+                       for child in root_sequence(2026).spawn(simulations)])
+    for low, high in ((0.0, 0.6), (0.6, 0.8), (0.8, 1.01)):
+        pick = (shares >= low) & (shares < high)
+        if pick.sum() < 20:
+            continue
+        ranks = cal.ranks[pick]
+        p = {name: stats.chisquare(np.bincount(r * cal.bins // (cal.draws + 1),
+                                               minlength=cal.bins)).pvalue
+             for name, r in ranks.items()}
+        worst = min(p, key=p.get)
+        print(f"  zeros in [{low:.0%}, {min(high, 1):.0%}): {int(pick.sum())} simulations; "
+              f"smallest chi2 p {p[worst]:.3f} ({worst}); var_residual "
+              f"{p['var_residual']:.3f}", flush=True)
 
 if __name__ == "__main__":
     main()

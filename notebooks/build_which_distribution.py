@@ -41,7 +41,7 @@ conclusions** — the ranking, P(best), which pairs differ?
 
 PARAMETERS = """\
 CHAINS = 4
-DRAWS = 1000   # kept per chain
+DRAWS = 2000   # kept per chain (the zero part's effects need them where zeros are rare)
 WARMUP = 500
 SEED = 2026
 """

@@ -4,7 +4,9 @@ simulation-based calibration of every sampler."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
+import xarray as xr
 from scipy import stats
 
 import scorestd
@@ -85,6 +87,44 @@ def test_compare_likelihoods_warns_where_densities_meet_probabilities(fits):
     n = int(np.sum((y > 0) & (y < 1)))
     loo = scorestd.bayes.comparison.loo(fits["normal"], cells="continuous")
     assert int(loo.n_data_points) == n and len(cont.table) == 2
+
+
+def test_compare_likelihoods_in_processes_equals_the_sequential_run():
+    # each fit draws from the same root seed in its own process: the same fits, LOO and
+    # answers as one after another here, and the fits' warnings raised here, in order
+    import warnings
+
+    ap = scorestd.datasets.load("robust2004").sel(measure="ap").isel(
+        system=slice(0, 5), topic=slice(0, 30))
+    runs, said = {}, {}
+    for workers in (1, 2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            runs[workers] = scorestd.compare_likelihoods(
+                ap, ["hurdle", "normal", "censored"], chains=2, draws=150, warmup=50,
+                seed=7, workers=workers, progress=False)
+        said[workers] = [str(w.message) for w in caught
+                         if issubclass(w.category, scorestd.ScorestdWarning)]
+    one, two = runs[1], runs[2]
+    assert list(two.fits) == ["hurdle", "normal", "censored"]
+    for name in one.fits:
+        xr.testing.assert_identical(one.fits[name].posterior, two.fits[name].posterior)
+    pd.testing.assert_frame_equal(one.table, two.table)
+    pd.testing.assert_frame_equal(one.systems, two.systems)
+    pd.testing.assert_frame_equal(one.decisions, two.decisions)
+    # 150 draws: the convergence gate speaks, from the worker processes too
+    assert any("have not converged" in m for m in said[2]) and said[1] == said[2]
+    # and the given fits' LOO in processes: the same table
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", scorestd.ScorestdWarning)
+        again = scorestd.compare_likelihoods(one.fits, workers=2)
+        pd.testing.assert_frame_equal(again.table, one.table)
+        # a fit in the comparison is the fit alone with that seed
+        alone = scorestd.bayes_crossed(ap, likelihood="censored", chains=2, draws=150,
+                                       warmup=50, seed=7, progress=False)
+    np.testing.assert_array_equal(alone.posterior["mu"], two.fits["censored"].posterior["mu"])
+    with pytest.raises(OptionError, match="workers"):
+        scorestd.compare_likelihoods(ap, workers=0)
 
 
 def test_compare_likelihoods_refuses_mismatched_fits(fits):

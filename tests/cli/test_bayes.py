@@ -64,7 +64,18 @@ def test_likelihood_compare_and_predictive_checks(small, tmp_path, capsys):
                  "--chains", "2", "--pairs", "3"]) == 0
     out = capsys.readouterr().out
     assert "likelihoods compared by PSIS-LOO" in out and "rank agreement" in out
-    assert "strictly inside (0, 1)" in out and "hurdle:score" in out
+    assert "strictly inside (0, 1)" in out
+    # μ of each fit, as the library's fits with the same seed (each on its model's scale)
+    with pytest.warns(scorestd.ScorestdWarning):  # (as the command: Pareto k, 0s and 1s)
+        res = scorestd.compare_likelihoods(scorestd.load(small), chains=2, draws=600,
+                                           warmup=200, seed=0, progress=False)
+    mu = {lk: float(f.posterior["mu"].mean()) for lk, f in res.fits.items()}
+    assert (f"normal {mu['normal']:.4f}; censored {mu['censored']:.4f} (latent score); "
+            f"hurdle {mu['hurdle']:.4f} (logit), zero part") in out
+    # the systems table: one column per likelihood under each statistic
+    header = next(ln for ln in out.splitlines() if "expected score" in ln and "P(best)" in ln)
+    assert header.index("expected score") < header.index("P(best)") < header.index("mean rank")
+    assert "pairs decided (P(A > B) >= 0.95 or <= 0.05)" in out
 
 
 def test_compare_warns_about_pareto_k_once(small, capsys, monkeypatch):

@@ -16,7 +16,9 @@ components).
   ones a probit component for P(score = 1 | score > 0), and a normal component on the
   logit of the scores in (0, 1). In each component the cells it does not model (the
   zeros and ones for the logit part; the zeros for the one part) are drawn from the
-  model (data augmentation of missing cells), which keeps every step balanced. The
+  model (data augmentation of missing cells), which keeps every step balanced; where
+  more than :data:`COLLAPSE_SHARE` of the logit part's cells have no logit, that part is
+  sampled on its observed cells only instead (:class:`_Collapsed`). The
   probit parts add two moves per iteration that leave the signs of the latent values
   unchanged: a rescaling of the latent values with the locations and the effects' sds
   (parameter expansion) and fresh draws of the effects and intercept with the residuals
@@ -42,7 +44,7 @@ from scipy import special
 
 from ..kernels.blas import single_threaded_blas
 from ..kernels.seeds import root_sequence
-from .gibbs import BLOCK_ITERATIONS, CrossedPriors, VariancePrior, _FastStep
+from .gibbs import BLOCK_ITERATIONS, CrossedPriors, VariancePrior, _FastStep, _GeneralStep
 
 __all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "upper_truncated_normal"]
 
@@ -50,6 +52,14 @@ __all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "upper_truncated
 #: the effects around 0.5 on the probit scale), residual variance fixed at 1.
 PROBIT_PRIORS = CrossedPriors(VariancePrior(2.0, 0.5), VariancePrior(2.0, 0.5),
                               VariancePrior(fixed=1.0), mu=(0.0, 2.0))
+
+
+#: Share of cells without a logit (zeros, ones, missing scores) above which the hurdle
+#: model's logit part is sampled on its observed cells only (:class:`_Collapsed`) instead of
+#: with the other cells drawn from the model: augmented cells slow the variances' moves in
+#: proportion to their share (the autocorrelation of the residual variance is about that
+#: share per iteration), while the collapsed step costs O(T²·S) per iteration.
+COLLAPSE_SHARE = 0.25
 
 
 def truncated_normal(a: np.ndarray, b: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -311,6 +321,35 @@ class _Component:
         return self.step.record(state, keep_topics)
 
 
+class _Collapsed:
+    """The crossed normal model on the observed cells only, as a component of :func:`_run`.
+
+    Its locations are drawn jointly given the variances from the observed cells (the
+    Schur-complement step of :mod:`scorestd.bayes.gibbs`), the cells without a value
+    integrated out instead of drawn: exact whatever their share, where data augmentation
+    moves the variances by steps that shrink with the share of observed cells.
+    """
+
+    latent = np.empty(0, dtype=np.intp)
+    expandable = False
+
+    def __init__(self, values: np.ndarray, priors: CrossedPriors) -> None:
+        mask = ~np.isnan(values)
+        self.step = _GeneralStep(np.where(mask, values, 0.0), mask, priors, None, False)
+
+    def initial(self, rngs: list[np.random.Generator]) -> dict[str, np.ndarray]:
+        return self.step.initial(rngs)
+
+    def update_parameters(self, state, z, g):
+        return self.step.update(state, z, g, None)
+
+    def update_latent(self, state, normals, uniforms) -> None:
+        return None
+
+    def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
+        return self.step.record(state, keep_topics)
+
+
 def _uniform_source(gens: list[np.random.Generator]) -> Callable[[np.ndarray], np.ndarray]:
     """Uniforms for the rejected cells, each chain's from its own generator (in order)."""
 
@@ -466,8 +505,11 @@ def sample_hurdle(y: np.ndarray, priors: CrossedPriors, *, zero_part: bool = Tru
         sign = np.where(observed, np.where(y == 0.0, 1, -1), 0)
         comps["zero"] = _Component(np.full(y.shape, np.nan), sign, np.zeros(y.shape),
                                    probit_priors, chains)
-    comps["main"] = _Component(logit, np.zeros(y.shape, dtype=int), np.zeros(y.shape),
-                               priors, chains)
+    if np.mean(np.isnan(logit)) > COLLAPSE_SHARE:
+        comps["main"] = _Collapsed(logit, priors)
+    else:
+        comps["main"] = _Component(logit, np.zeros(y.shape, dtype=int), np.zeros(y.shape),
+                                   priors, chains)
     seqs = root_sequence(seed).spawn(chains)
     out = _run(comps, seqs=seqs, draws=draws, warmup=warmup, thin=thin,
                keep_topics=keep_topics, progress=progress)

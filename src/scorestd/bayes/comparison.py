@@ -15,6 +15,9 @@ Only the front end is here; the log densities and replicated scores come from
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,11 +27,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import ComparisonCells, check_option
+from .._options import ComparisonCells, check_count, check_option
 from ..dims import SYSTEM, TOPIC
 from ..errors import OptionError, warn
 from ..kernels import posterior as kp
 from ..kernels.correlation import kendall_tau_b
+from ..kernels.seeds import root_sequence
 from ..mapping import maps_extra_dims
 from ..stats._pairs import system_pairs
 from ._arviz import to_arviz
@@ -149,6 +153,7 @@ def compare_likelihoods(
     measure: str | None = None,
     cells: ComparisonCells = "all",
     memory: int | str | None = None,
+    workers: int | None = None,
     **fit_options: Any,
 ) -> LikelihoodComparison:
     """Compare likelihoods of the crossed model by PSIS-LOO, and what changes across them.
@@ -169,7 +174,15 @@ def compare_likelihoods(
         a density with a probability there (a warning says so) and ``"continuous"``
         compares densities only.
     memory : int or str, optional
-        Bytes per fit for its pointwise log-likelihood (evenly spaced draws).
+        Bytes per fit for its pointwise log-likelihood (evenly spaced draws). Each
+        worker holds one fit and its log-likelihood at a time.
+    workers : int, optional
+        Processes that fit and compute LOO at once, each fit (or each given fit's LOO)
+        in one process; default: one per fit, at most the cores available to this
+        process; ``1``: all in this process. The answer does not depend on it: every
+        fit draws from the same root seed (``seed``, or fresh entropy drawn once here
+        and recorded in each fit's ``posterior.attrs["seed"]``), so a fit equals
+        ``bayes_crossed(data, likelihood=..., seed=...)`` run alone.
     **fit_options
         Passed to :func:`scorestd.bayes_crossed` (``chains``, ``draws``, ``seed``…).
 
@@ -206,30 +219,45 @@ def compare_likelihoods(
     import arviz
 
     check_option(cells, ComparisonCells, "cells")
+    if workers is not None:
+        workers = check_count("workers", workers)
     if isinstance(data, Mapping):
-        fits = dict(data)
-        for name, fit in fits.items():
+        given = dict(data)
+        for name, fit in given.items():
             if not isinstance(fit, CrossedPosterior):
                 raise OptionError(f"compare_likelihoods: fits[{name!r}] is a "
                                   f"{type(fit).__name__}, not a fit of bayes_crossed")
+        if len(given) < 2:
+            raise OptionError(f"compare_likelihoods needs at least 2 fits, got {list(given)}")
+        check_same_data(given, "compare_likelihoods")
+        tasks = {name: (_loo_task, (fit, memory, cells)) for name, fit in given.items()}
     else:
         if not likelihoods:
             raise OptionError("likelihoods must name at least one likelihood")
-        fits = {str(lk): bayes_crossed(data, measure=measure, likelihood=lk, **fit_options)
-                for lk in likelihoods}
-    if len(fits) < 2:
-        raise OptionError(f"compare_likelihoods needs at least 2 fits, got {list(fits)}")
+        if len(set(map(str, likelihoods))) < 2:
+            raise OptionError(f"compare_likelihoods needs at least 2 likelihoods, got "
+                              f"{list(likelihoods)}")
+        options = {**fit_options, "measure": measure,
+                   "seed": root_sequence(fit_options.get("seed"))}
+        if min(len(likelihoods), workers or available_cores()) > 1:
+            options["progress"] = False  # (one bar per process would garble the terminal)
+        tasks = {str(lk): (_fit_task, (data, str(lk), options, memory, cells))
+                 for lk in likelihoods}
+    done = run_tasks(tasks, workers)
+    fits = {name: fit for name, (fit, _) in done.items()}
     check_same_data(fits, "compare_likelihoods")
     y = next(iter(fits.values())).observed_data["score"].values
     atoms = int(np.sum((y == 0.0) | (y == 1.0)))
     dense = [n for n, f in fits.items() if f.likelihood == "normal"]
     if cells == "all" and atoms and dense and len(dense) < len(fits):
-        warn(f"compare_likelihoods: {atoms} scores are exactly 0 or 1, where {dense} "
-             f"give a density and the others a probability: their LOO terms are not "
+        which = (f"the {dense[0]} likelihood gives" if len(dense) == 1
+                 else f"the likelihoods {', '.join(dense)} give")
+        warn(f"compare_likelihoods: {atoms} scores are exactly 0 or 1, where {which} "
+             f"a density and the others a probability: their LOO terms are not "
              f"comparable; compare with cells='continuous' too")
     loos, bad = {}, []
-    for name, fit in fits.items():
-        loos[name] = loo(fit, memory=memory, cells=cells)
+    for name in fits:
+        loos[name] = done[name][1]
         k = np.asarray(loos[name].pareto_k)
         if np.sum(k > PARETO_K):
             bad.append(f"{name}: {int(np.sum(k > PARETO_K))} of {k.size} (max k "
@@ -246,6 +274,76 @@ def compare_likelihoods(
                              for n in table.index]
     return LikelihoodComparison(table, _systems(fits), _agreement(fits), _decisions(fits),
                                 fits, str(cells))
+
+
+def _fit_task(data, likelihood: str, options: dict, memory, cells: str):
+    """One likelihood's fit and its LOO (run in a worker process or here)."""
+    fit = bayes_crossed(data, likelihood=likelihood, **options)
+    return fit, loo(fit, memory=memory, cells=cells)
+
+
+def _loo_task(fit: CrossedPosterior, memory, cells: str):
+    """A given fit and its LOO."""
+    return fit, loo(fit, memory=memory, cells=cells)
+
+
+#: Relative cost of a fit by likelihood: the costliest are started first, so that the
+#: last one to finish is a cheap one.
+_COST = {"hurdle": 3, "censored": 2, "normal": 1}
+
+
+def run_tasks(tasks: dict[str, tuple], workers: int | None) -> dict[str, Any]:
+    """``{name: function(*args)}`` for ``tasks`` = ``{name: (function, args)}``, run by up
+    to ``workers`` processes (default: one per task, at most the cores available), in
+    the order of ``tasks`` whatever the order they finish in.
+
+    The warnings a task raises in a worker are raised again here, in the order of
+    ``tasks``. Processes are forked where this process has no other thread (nothing to
+    import again), else started afresh.
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    names = list(tasks)
+    if workers is None:
+        workers = min(len(names), available_cores())
+    workers = min(workers, len(names))
+    if workers <= 1:
+        return {name: tasks[name][0](*tasks[name][1]) for name in names}
+    context = multiprocessing.get_context(
+        "fork" if threading.active_count() == 1 and "fork" in
+        multiprocessing.get_all_start_methods() else None)
+    order = sorted(names, key=lambda n: -_COST.get(_likelihood_of(tasks[n]), 0))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {name: pool.submit(_with_warnings, *tasks[name]) for name in order}
+        results = {name: futures[name].result() for name in names}
+    out = {}
+    for name in names:
+        value, caught = results[name]
+        for message, category in caught:
+            warn(message, category)
+        out[name] = value
+    return out
+
+
+def _likelihood_of(task: tuple) -> str:
+    function, args = task
+    return args[1] if function is _fit_task else args[0].likelihood
+
+
+def _with_warnings(function, args):
+    """``function(*args)`` and the warnings it raised, as (message, category) pairs."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = function(*args)
+    return value, [(str(w.message), w.category) for w in caught]
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (not on every platform)
+        return os.cpu_count() or 1
 
 
 def _systems(fits: dict) -> pd.DataFrame:

@@ -39,6 +39,7 @@ run together (``chain_batch``) nor on how many iterations are drawn at a time
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -138,7 +139,8 @@ def sample_crossed(
     Parameters
     ----------
     y : numpy.ndarray
-        Scores, topics × systems; every topic and system needs at least one score.
+        Scores, topics × systems, with at least one score; the effect of a topic or system
+        without a score is drawn from its prior.
     priors : CrossedPriors
         The priors.
     chains, draws, warmup, thin : int
@@ -354,20 +356,29 @@ class _GeneralStep:
 
     def initial(self, rngs):
         y = np.where(self.mask, self.yz, np.nan)
-        grand = float(np.nanmean(y))
-        sys_means = np.nanmean(y, axis=0) - grand
-        top_means = np.nanmean(y, axis=1) - grand
-        resid = y - grand - sys_means[None, :] - top_means[:, None]
-        var_e = max(float(np.nanvar(resid)), 1e-8)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a topic or system with no score
+            grand = float(np.nanmean(y))
+            sys_means = np.nanmean(y, axis=0) - grand
+            top_means = np.nanmean(y, axis=1) - grand
+            resid = y - grand - sys_means[None, :] - top_means[:, None]
+            # (of the topics and systems with a score: all of them in bayes_crossed)
+            spreads = [float(np.var(sys_means[~np.isnan(sys_means)])),
+                       float(np.var(top_means[~np.isnan(top_means)])),
+                       float(np.nanvar(resid))]
+        p = self.priors
+        for k, prior in enumerate((p.system, p.topic, p.residual)):
+            if not np.isfinite(spreads[k]):  # no spread to start from: the prior's mode
+                spreads[k] = prior.scale / (prior.shape + 1.0)
+        var_s, var_t, var_e = (max(v, 1e-8) for v in spreads)
         c = len(rngs)
         jitter = np.exp(np.stack([r.normal(0.0, 1.0, 2 + self.n_s) for r in rngs]))
-        p = self.priors
         n_res = self.n_s if self.hetero else 1
         return {
             "vs": (np.full(c, p.system.fixed) if p.system.fixed is not None
-                   else max(float(np.var(sys_means)), 1e-8) * jitter[:, 0]),
+                   else var_s * jitter[:, 0]),
             "vt": (np.full(c, p.topic.fixed) if p.topic.fixed is not None
-                   else max(float(np.var(top_means)), 1e-8) * jitter[:, 1]),
+                   else var_t * jitter[:, 1]),
             "ve": var_e * jitter[:, 2:2 + n_res],  # (C, 1) or (C, S)
             "lam": np.ones((c, self.n_t, self.n_s)),
         }

@@ -23,6 +23,8 @@ from scipy import special
 
 __all__ = ["HERMITE_NODES", "pointwise_log_likelihood", "predictive_draws", "system_scores"]
 
+#: Bytes of one block of draws' temporaries in :func:`pointwise_log_likelihood`.
+BLOCK_BYTES = 1 << 22
 #: Gauss–Hermite nodes of the logit-normal mean (error below 1e-10 for sds up to 3).
 HERMITE_NODES = 40
 
@@ -100,51 +102,79 @@ def pointwise_log_likelihood(likelihood: str, p: dict, y: np.ndarray,
     """Log density of each score ``y[t, s]`` under each draw, ``(D, T, S)``; ``NaN`` where
     ``y`` is missing.
 
-    ``nu``: the degrees of freedom of Student-t errors (normal likelihood only).
+    ``nu``: the degrees of freedom of Student-t errors (normal likelihood only). Computed
+    in blocks of draws of about :data:`BLOCK_BYTES` (temporaries stay small; only the
+    result is of full size).
     """
+    if likelihood not in ("normal", "censored", "hurdle"):
+        raise ValueError(f"unknown likelihood {likelihood!r}")
     y = np.asarray(y, dtype=float)
-    eta = _locations(p)
-    sd = _sigma(p, y.shape[1])[:, None, :]
+    n_draws = len(p["mu"])
+    out = np.empty((n_draws, *y.shape))
+    step = max(1, BLOCK_BYTES // (8 * max(y.size, 1)))
+    missing = np.isnan(y)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if likelihood == "normal":
-            e = (y - eta) / sd
-            if nu is None:
-                out = -0.5 * e * e - np.log(sd) - 0.5 * np.log(2 * np.pi)
-            else:
-                out = (special.gammaln((nu + 1) / 2) - special.gammaln(nu / 2)
-                       - 0.5 * np.log(nu * np.pi) - np.log(sd)
-                       - (nu + 1) / 2 * np.log1p(e * e / nu))
-        elif likelihood == "censored":
-            e = (y - eta) / sd
-            out = -0.5 * e * e - np.log(sd) - 0.5 * np.log(2 * np.pi)
-            # the few scores at a bound: the probability of the latent value beyond it
-            for bound, sign in ((0.0, -1.0), (1.0, 1.0)):
-                t, s = np.nonzero(y == bound)
-                if t.size:
-                    z = sign * (eta[:, t, s] - bound) / sd[:, 0, s]
-                    out[:, t, s] = special.log_ndtr(z)
-        elif likelihood == "hurdle":
-            inside = (y > 0.0) & (y < 1.0)
-            v = np.where(inside, y, 0.5)
-            e = (np.log(v) - np.log1p(-v) - eta) / sd
-            out = (-0.5 * e * e - np.log(sd) - 0.5 * np.log(2 * np.pi)
-                   - np.log(v) - np.log1p(-v))  # the Jacobian of the logit
-            one = p.get("one_prob")
-            if one is not None:
-                out += np.log1p(-one)[:, None, None]
-            t1, s1 = np.nonzero(y == 1.0)
-            if t1.size:
-                out[:, t1, s1] = -np.inf if one is None else np.log(one)[:, None]
-            t0, s0 = np.nonzero(y == 0.0)
-            if "zero_mu" in p:
-                eta0 = _locations(p, "zero_")
-                out += special.log_ndtr(-eta0)  # P(not zero)
-                out[:, t0, s0] = special.log_ndtr(eta0[:, t0, s0])
-            else:
-                out[:, t0, s0] = -np.inf
-        else:
-            raise ValueError(f"unknown likelihood {likelihood!r}")
-    return np.where(np.isnan(y), np.nan, out)
+        for start in range(0, n_draws, step):
+            block = {k: v[start:start + step] for k, v in p.items()}
+            _block_log_likelihood(likelihood, block, y, nu, out[start:start + step])
+    if missing.any():
+        out[:, missing] = np.nan
+    return out
+
+
+def _block_log_likelihood(likelihood: str, p: dict, y: np.ndarray, nu: float | None,
+                          out: np.ndarray) -> None:
+    """:func:`pointwise_log_likelihood` of a block of draws, written into ``out``."""
+    sd = _sigma(p, y.shape[1])[:, None, :]
+    log_sd = np.log(sd)
+    if likelihood == "hurdle":
+        inside = (y > 0.0) & (y < 1.0)
+        v = np.where(inside, y, 0.5)
+        target = np.log(v) - np.log1p(-v)
+    else:
+        target = y
+    # e = (target − η)/sd, in out
+    np.subtract(target, _locations(p), out=out)
+    out /= sd
+    if likelihood == "normal" and nu is not None:
+        out *= out
+        out /= nu
+        np.log1p(out, out=out)
+        out *= -(nu + 1) / 2
+        out += (special.gammaln((nu + 1) / 2) - special.gammaln(nu / 2)
+                - 0.5 * np.log(nu * np.pi))
+        out -= log_sd
+        return
+    if likelihood == "censored":  # the latent values at the bounds, before e is squared
+        bounds = [(np.nonzero(y == bound), sign) for bound, sign in ((0.0, 1.0), (1.0, -1.0))]
+        at_bounds = [(cells, special.log_ndtr(sign * out[:, cells[0], cells[1]]))
+                     for cells, sign in bounds if cells[0].size]
+    out *= out
+    out *= -0.5
+    out -= log_sd
+    out -= 0.5 * np.log(2 * np.pi)
+    if likelihood == "normal":
+        return
+    if likelihood == "censored":
+        # the few scores at a bound: the probability of the latent value beyond it
+        # (P(X ≤ 0) = Φ(−η/sd) = Φ(e) at y = 0; P(X ≥ 1) = Φ((η − 1)/sd) = Φ(−e) at y = 1)
+        for (t, s), value in at_bounds:
+            out[:, t, s] = value
+        return
+    out -= np.log(v) + np.log1p(-v)  # the Jacobian of the logit
+    one = p.get("one_prob")
+    if one is not None:
+        out += np.log1p(-one)[:, None, None]
+    t1, s1 = np.nonzero(y == 1.0)
+    if t1.size:
+        out[:, t1, s1] = -np.inf if one is None else np.log(one)[:, None]
+    t0, s0 = np.nonzero(y == 0.0)
+    if "zero_mu" in p:
+        eta0 = _locations(p, "zero_")
+        out += special.log_ndtr(np.negative(eta0, out=eta0))  # P(not zero)
+        out[:, t0, s0] = special.log_ndtr(-eta0[:, t0, s0])
+    else:
+        out[:, t0, s0] = -np.inf
 
 
 def predictive_draws(likelihood: str, p: dict, n_topics: int, rng: np.random.Generator,

@@ -59,6 +59,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compare", action="store_true",
                    help="fit the normal, censored and hurdle likelihoods and compare them "
                         "by PSIS-LOO (with how the ranking and the decisions change)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="with --compare: processes fitting the likelihoods at once (default: "
+                        "one per likelihood, at most the cores available); the results do "
+                        "not depend on it")
     p.add_argument("--ppc", metavar="PATH",
                    help="print the posterior predictive checks and write their figure")
     p.add_argument("--reference", metavar="SYSTEM",
@@ -183,16 +187,18 @@ def run(args: argparse.Namespace) -> int:
 def _compare(cube, measure: str, options: dict, args: argparse.Namespace, keep) -> None:
     from ..bayes import compare_likelihoods
 
-    res = compare_likelihoods(cube, measure=measure, **options)
+    res = compare_likelihoods(cube, measure=measure, workers=args.workers, **options)
     print(f"measure: {measure}   likelihoods compared by PSIS-LOO (all scores)")
     loo = res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "p_loo", "weight",
                      "pareto_k_max", "pareto_k_bad"]]
     print_table(loo)
     keep("loo", measure, loo, "Likelihoods compared by PSIS-LOO (all scores).")
+    print("mu (posterior mean, on each model's scale): " + "; ".join(
+        _mu_text(name, fit) for name, fit in res.fits.items()))
     with warnings.catch_warnings():  # its Pareto k are a subset of those just warned about
         warnings.filterwarnings("ignore", message="compare_likelihoods: PSIS-LOO",
                                 category=ScorestdWarning)
-        cont = compare_likelihoods(res.fits, cells="continuous")
+        cont = compare_likelihoods(res.fits, cells="continuous", workers=args.workers)
     print()
     print("on the scores strictly inside (0, 1) only (densities under every likelihood):")
     inside = cont.table[["rank", "elpd_loo", "se", "elpd_diff", "dse"]]
@@ -205,21 +211,47 @@ def _compare(cube, measure: str, options: dict, args: argparse.Namespace, keep) 
     keep("rank-agreement", measure, res.rank_agreement,
          "Kendall's tau_b between the rankings by expected score under each likelihood.")
     print()
-    top = res.systems.head(10)
-    top.columns = [f"{lk}:{col}" for lk, col in top.columns]
-    print("expected score, P(best) and mean rank under each likelihood (10 best):")
-    print_table(top)
-    keep("systems", measure, top, "Expected score, P(best) and mean rank under each "
-                                  "likelihood (10 best systems).")
+    first = next(iter(res.fits))
+    top = res.systems.head(10).swaplevel(axis=1)[["score", "prob_best", "mean_rank"]]
+    print(f"the 10 best systems (by expected score under {first}): expected score, "
+          f"P(best) and mean rank under each likelihood")
+    print_table(top.rename(columns={"score": "expected score", "prob_best": "P(best)",
+                                    "mean_rank": "mean rank"}, level=0))
+    flat = top.copy()
+    flat.columns = [f"{stat}:{lk}" for stat, lk in top.columns]
+    keep("systems", measure, flat, "Expected score, P(best) and mean rank under each "
+                                   "likelihood (10 best systems).")
     print()
-    print(f"{len(res.decisions)} pair(s) decided (P >= 0.95 either way) under some "
-          f"likelihood but not all" + (":" if len(res.decisions) else ""))
-    if len(res.decisions):
-        decided = res.decisions.head(args.pairs or len(res.decisions))
-        print_table(decided)
-        keep("decisions", measure, decided, "Pairs decided (P >= 0.95 either way) under "
-                                            "some likelihood but not all.")
+    decisions = res.decisions
+    names = list(res.fits)
+    print(f"{len(decisions)} of {_pairs(res)} pairs decided (P(A > B) >= 0.95 or <= 0.05) "
+          f"under some likelihood but not all" + (";" if len(decisions) else ""))
+    if len(decisions):
+        p = decisions[names].to_numpy(float)
+        spread = p.max(axis=1) - p.min(axis=1)
+        shown = decisions.assign(change=spread).sort_values(
+            "change", ascending=False, kind="stable").head(args.pairs or len(decisions))
+        print(f"the {len(shown)} whose P(A > B) changes most across likelihoods:")
+        print_table(shown.reset_index(drop=True))
+        keep("decisions", measure, shown, "Pairs decided (P(A > B) >= 0.95 or <= 0.05) "
+                                          "under some likelihood but not all, those whose "
+                                          "probability changes most first.")
     print()
+
+
+def _pairs(res) -> int:
+    n = next(iter(res.fits.values())).systems.size
+    return n * (n - 1) // 2
+
+
+def _mu_text(name: str, fit) -> str:
+    """μ's posterior mean, on the scale of the likelihood's model (zero part's too)."""
+    post = fit.posterior
+    scale = {"hurdle": " (logit)", "censored": " (latent score)"}.get(fit.likelihood, "")
+    text = f"{name} {float(post['mu'].mean()):.4f}{scale}"
+    if "zero_mu" in post:
+        text += f", zero part {float(post['zero_mu'].mean()):.4f} (probit)"
+    return text
 
 
 def _print_pairs(pairs, top: int):
