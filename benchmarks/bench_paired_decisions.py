@@ -1,11 +1,12 @@
 """Cost per trial of the five paired tests of the error-rate study, against their floors.
 
-Run by hand: ``python benchmarks/bench_paired_decisions.py [B ...]`` (default B = 2000
-and 10000; ``--before`` adds the p-value kernels the study used before
+Run by hand: ``python benchmarks/bench_paired_decisions.py [B ...] [--call N]`` (default
+B = 2000 and 10000; ``--before`` adds the p-value kernels the study used before
 ``paired_decisions``). For n = 25, 50, 100 topics it times, per trial and per test:
 
-- ``kernel``: ``paired_decisions`` (one test at a time) on calls of 1,024 trials, as the
-  error-rate study calls it (a batch of 16 blocks of 64 trials);
+- ``kernel``: ``paired_decisions`` (one test at a time) on calls of ``--call`` trials
+  (default 1,024, as the error-rate study calls it: a batch of 16 blocks of 64 trials;
+  ``--call 64``: a call per block, as the study called it before);
 - ``floor``: what one BLAS product or a compiled loop needs at the least: for the
   resampling tests the float32 product of the ``(B × n)`` resample matrix with the
   differences of 512 trials, in the kernel's cache-sized chunks of 512 × 256 sums
@@ -25,7 +26,6 @@ set is rounded to 0.1 (P@10-like: ties and zeros). Each figure is the smallest C
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
@@ -78,9 +78,9 @@ def before(d: np.ndarray, test: str, B: int) -> None:
         _ = (p1[:, None] < ALPHAS, p2[:, None] < ALPHAS)
 
 
-def kernel(d: np.ndarray, test: str, B: int, first: int) -> None:
-    for s in range(0, len(d), CALL):
-        paired_decisions(d[s:s + CALL], ALPHAS, [test], resamples=B, seed=1,
+def kernel(d: np.ndarray, test: str, B: int, first: int, call: int = CALL) -> None:
+    for s in range(0, len(d), call):
+        paired_decisions(d[s:s + call], ALPHAS, [test], resamples=B, seed=1,
                          first_trial=first + s)
 
 
@@ -112,7 +112,7 @@ def cpu(fn, repeat: int = 5) -> float:
     return best / N_TRIALS * 1e6  # µs per trial
 
 
-def main(resamples: list[int], with_before: bool) -> None:
+def main(resamples: list[int], with_before: bool, call: int = CALL) -> None:
     print(f"numpy {np.__version__}; {N_TRIALS} trials; µs per trial (CPU time, best of 5)")
     with single_threaded_blas():
         for discrete in (False, True):
@@ -127,7 +127,7 @@ def main(resamples: list[int], with_before: bool) -> None:
                         counter = iter(range(10**6))
                         old = (cpu(lambda: before(d, test, B), repeat=3 if B > 2000 else 5)
                                if with_before else np.nan)
-                        new = cpu(lambda: kernel(d, test, B, N_TRIALS * next(counter)))
+                        new = cpu(lambda: kernel(d, test, B, N_TRIALS * next(counter), call))
                         low = cpu(lambda: floor(d, test, B))
                         total += (old, new)
                         print(f"{n:>4} {test:<12} {old:9.2f} {new:9.2f} {low:9.2f} "
@@ -136,5 +136,11 @@ def main(resamples: list[int], with_before: bool) -> None:
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--before"]
-    main([int(a) for a in args] or [2000, 10000], "--before" in sys.argv[1:])
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("B", type=int, nargs="*", default=[2000, 10000])
+    parser.add_argument("--before", action="store_true")
+    parser.add_argument("--call", type=int, default=CALL)
+    args = parser.parse_args()
+    main(args.B, args.before, args.call)

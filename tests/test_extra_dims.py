@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import scorestd
 from scorestd.errors import ScoreDataError
-from scorestd.mapping import MAPPED, slice_labels
+from scorestd.mapping import MAPPED, name_slice, slice_labels
 
 
 def _other_half(c):
@@ -308,7 +308,9 @@ def test_one_object_per_collection_comes_back_per_slice(name, cube):
             key = tuple(selector.values())
             one = whole[key if len(key) > 1 else key[0]]
             assert whole.sel(selector) is one
-            _assert_same(one, call(cube.sel(selector, drop=True)), name)
+            alone = call(cube.sel(selector, drop=True))
+            name_slice(alone, selector)  # a slice's figure names its slice in its title
+            _assert_same(one, alone, name)
     finally:
         plt.close("all")
 

@@ -216,3 +216,23 @@ def test_diagnostics_of_lazy_collections_are_computed_chunk_by_chunk(simulator):
     eager = scorestd.simulation_diagnostics(simulator, first).data
     np.testing.assert_array_equal(diag.data["simulated_tau"], eager["simulated_tau"])
     assert diag.data.attrs["trials"] == 30_000
+
+
+def test_results_gathered_from_a_dask_cluster_are_checked_before_submitting(small):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        _refused_quickly(
+            lambda: scorestd.within_collection(small, n_topics=10, trials=10**8, seed=1,
+                                               schemes=["raw"], memory="8MiB", client=client),
+            r"the results of 100000000 trials need .*" + _budget_error("8.4 MB",
+                                                                         "memory='8MiB'"))
+        # nothing was submitted: no task ran on the cluster
+        assert not client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+        # within the budget it runs, as before
+        out = scorestd.within_collection(small, n_topics=10, trials=20, seed=1,
+                                         schemes=["raw"], memory="8MiB", client=client)
+        local = scorestd.within_collection(small, n_topics=10, trials=20, seed=1,
+                                           schemes=["raw"], memory="8MiB")
+        assert out.data.identical(local.data)

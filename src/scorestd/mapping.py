@@ -38,8 +38,8 @@ from .errors import OptionError
 from .per_slice import PerSlice
 from .score_cube import extra_dims_of
 
-__all__ = ["MAPPED", "check_shared_extra_dims", "fold_topics", "map_slices", "maps_extra_dims", "slice_labels",
-           "unfold_topics", "unfold_topic_dataset"]
+__all__ = ["MAPPED", "check_shared_extra_dims", "fold_topics", "map_slices", "maps_extra_dims",
+           "name_slice", "slice_labels", "unfold_topic_dataset", "unfold_topics"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -205,8 +205,48 @@ def _joined(results: list[Any], index: pd.MultiIndex, extra: list[Hashable],
                                                                       strict=True)
                                     if dim not in unlabelled})
     keys = [tuple(map(_plain, key if isinstance(key, tuple) else (key,))) for key in index]
+    for key, result in zip(keys, results, strict=True):
+        name_slice(result, dict(zip(extra, key, strict=True)))
     keys = [key[0] if len(extra) == 1 else key for key in keys]
     return PerSlice(extra, dict(zip(keys, results, strict=True)), function=function)
+
+
+def name_slice(result: Any, where: dict[Hashable, Any]) -> None:
+    """Name the slice in the title of a figure (a matplotlib Figure or Axes) drawn for one
+    slice of a cube with extra dims: its suptitle, else its title, gets ``"trial 3"``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.set_title("Topics")
+    >>> name_slice(ax, {"trial": 3, "fold": "a"})
+    >>> ax.get_title()
+    'Topics (trial 3, fold a)'
+    >>> plt.close(fig)
+    """
+    if not type(result).__module__.startswith("matplotlib"):
+        return
+    label = ", ".join(f"{dim} {value}" for dim, value in where.items())
+    figure = getattr(result, "figure", None) if hasattr(result, "get_title") else result
+    suptitle = getattr(figure, "_suptitle", None)
+    if suptitle is not None and suptitle.get_text():
+        suptitle.set_text(_with_label(suptitle.get_text(), label))
+    elif hasattr(result, "get_title"):
+        result.set_title(_with_label(result.get_title(), label))
+    elif hasattr(result, "suptitle"):
+        result.suptitle(label)
+
+
+def _with_label(title: str, label: str) -> str:
+    """``"Fit (ap)"`` → ``"Fit (ap, trial 3)"``; ``"Topics"`` → ``"Topics (trial 3)"``."""
+    if not title:
+        return label
+    if title.endswith(")"):
+        return f"{title[:-1]}, {label})"
+    return f"{title} ({label})"
 
 
 def _plain(label: Any) -> Any:

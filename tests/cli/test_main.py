@@ -112,8 +112,9 @@ def test_ctrl_c_exits_130_with_a_message_and_leaves_the_old_file(tmp_path):
 
 
 def test_memory_budget_errors_speak_of_the_command_line_options(capsys, monkeypatch, tmp_path):
-    # simulate has --memory: the API's "memory=" becomes the option
-    assert main(["simulate", "adhoc8", "-m", "ap", "--trials", "20000", "--memory", "64MB",
+    # simulate has --memory: the API's "memory=" becomes the option (one trial of 200,000
+    # topics is over 64 MB; any number of trials is written chunk by chunk)
+    assert main(["simulate", "adhoc8", "-m", "ap", "--n-topics", "200000", "--memory", "64MB",
                  "--copula", "gaussian", "-q", "--output", str(tmp_path / "s.nc")]) == 1
     err = capsys.readouterr().err
     assert "(--memory 64MB)" in err and err.rstrip().endswith("raise --memory")

@@ -94,3 +94,57 @@ def test_full_size_sets_the_published_design(monkeypatch, capsys):
     assert seen["results_dir"] == "error-rates-full-size" and seen["measures"] is None
     assert len(seen["deltas"]) == 10 and "n_topics" not in seen  # defaults: 25, 50, 100
     assert "stop here" in capsys.readouterr().err
+
+
+def test_simulate_writes_chunk_by_chunk_the_file_of_one_draw(capsys, tmp_path):
+    # 40 trials in chunks of a few (a 2 MB budget) give the file of one in-memory draw
+    import scorestd
+    from scorestd.io.atomic import atomic_netcdf
+
+    out = tmp_path / "sims.nc"
+    assert main(["simulate", "adhoc8", "-m", "ap", "--trials", "40", "--n-topics", "20",
+                 "--seed", "4", "--output", str(out), "-q", "--copula", "gaussian",
+                 "--memory", "2MB"]) == 0
+    sim = scorestd.fit_simulator(scorestd.datasets.load("adhoc8"), measure="ap",
+                                 copula="gaussian")
+    whole = scorestd.simulate(sim, n_topics=20, trials=40, seed=4)
+    atomic_netcdf(whole.to_dataset(name="score"), tmp_path / "whole.nc")
+    with xr.open_dataarray(out) as a, xr.open_dataarray(tmp_path / "whole.nc") as b:
+        assert a.identical(b)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sims.nc", "whole.nc"]
+
+
+CTRL_C_DURING_SIMULATION = """
+import signal, sys
+from scorestd.cli import main
+from scorestd.simulation import simulator
+
+real, calls = simulator.Simulator._draw, []
+
+def interrupted(self, *args, **kw):
+    calls.append(1)
+    if len(calls) == 3:  # Ctrl-C while the third chunk is drawn
+        signal.raise_signal(signal.SIGINT)
+    return real(self, *args, **kw)
+
+simulator.Simulator._draw = interrupted
+sys.exit(main(["simulate", "adhoc8", "-m", "ap", "--copula", "gaussian", "--trials", "50",
+               "--memory", "1MiB", "-q", "--output", sys.argv[1]]))
+"""
+
+
+def test_ctrl_c_while_simulating_leaves_the_old_file(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    target = tmp_path / "sims.nc"
+    target.write_bytes(b"old contents")
+    child = subprocess.run(
+        [sys.executable, "-c", CTRL_C_DURING_SIMULATION, str(target)],
+        capture_output=True, text=True, timeout=300,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.returncode == 130, child.stderr
+    assert target.read_bytes() == b"old contents"
+    assert [p.name for p in tmp_path.iterdir()] == ["sims.nc"]

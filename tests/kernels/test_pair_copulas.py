@@ -134,3 +134,49 @@ def test_gamma_frailty_follows_scipy_gamma(shape):
     with np.errstate(invalid="ignore"):
         g = pc._gamma(np.array(shape), x)
     assert stats.kstest(g, stats.gamma(shape).cdf).pvalue > 1e-3
+
+
+@pytest.mark.parametrize(("name", "par", "rotation"), ROTATED + [("indep", [], 0)])
+def test_rotated_hfunc1_and_hinv2_equal_pyvinecopulib(name, par, rotation):
+    # the conditional functions a vine's inverse Rosenblatt transform uses, edge by edge
+    u = np.asfortranarray(np.random.default_rng(6).uniform(0.001, 0.999, (500, 2)))
+    cop = _bicop(name, par, rotation)
+    # (1e-9: the two clip h into [1e-10, 1 − 1e-10] at different steps)
+    np.testing.assert_allclose(pc.rotated_hfunc1(name, rotation, par, u[:, 0], u[:, 1]),
+                               cop.hfunc1(u), atol=1e-9)
+    np.testing.assert_allclose(pc.rotated_hinv2(name, rotation, par, u[:, 1], u[:, 0],
+                                                tau=cop.tau), cop.hinv2(u), atol=1e-8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(theta=st.floats(1.05, 6.0), delta=st.floats(0.05, 0.95), u2=st.floats(0.001, 0.999),
+       w=st.floats(0.001, 0.999), rotation=st.sampled_from([0, 90, 180, 270]),
+       family=st.sampled_from(["gumbel", "joe", "clayton", "bb1", "bb7", "tawn"]))
+def test_rotated_hinv2_inverts_pyvinecopulib_hfunc2(theta, delta, u2, w, rotation, family):
+    par = {"gumbel": [theta], "joe": [theta], "clayton": [theta - 1], "bb1": [delta, theta],
+           "bb7": [theta, delta], "tawn": [delta, 1 - delta / 2, theta]}[family]
+    u1 = pc.rotated_hinv2(family, rotation, par, np.array([u2]), np.array([w]))
+    back = _bicop(family, par, rotation).hfunc2(np.array([[u1[0], u2]]))
+    assert abs(float(back[0]) - w) < 1e-7
+
+
+@settings(max_examples=40, deadline=None)
+@given(theta=st.floats(1.0, 30.0), u=st.floats(1e-9, 1 - 1e-9), w=st.floats(1e-9, 1 - 1e-9),
+       family=st.sampled_from(["gumbel", "joe"]))
+def test_gumbel_and_joe_inverses_solve_h_at_extreme_points(theta, u, w, family):
+    # solved for C(u, v) by Newton's steps (not the generic search): h(v | u) = w
+    code = pc.family_code(family)
+    v = pc.hinv(code, [theta, 0, 0], u, w)
+    assert 0 <= v <= 1
+    back = float(pc.hfunc(code, [theta, 0, 0], u, v))
+    assert abs(back - w) < 1e-7 or v in (0.0, 1.0)
+
+
+def test_student_edge_shares_its_quantiles_with_the_same_result():
+    rng = np.random.default_rng(8)
+    u2, w = rng.uniform(1e-6, 1 - 1e-6, (2, 2000))
+    v, h = pc.rotated_hinv2_hfunc1("student", 0, [-0.6, 3.5], u2, w)
+    np.testing.assert_allclose(v, pc.rotated_hinv2("student", 0, [-0.6, 3.5], u2, w),
+                               atol=1e-14)
+    np.testing.assert_allclose(h, pc.rotated_hfunc1("student", 0, [-0.6, 3.5], v, u2),
+                               atol=1e-10)

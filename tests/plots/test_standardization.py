@@ -56,3 +56,20 @@ def test_figure1_title_sits_above_the_panel_titles_and_inside_the_figure(adhoc8_
     low, high = fig.axes[-1].get_ylim()
     means = adhoc8_ap.mean("system").values[:, 0]
     assert (low, high) == pytest.approx((means.min(), means.max()))
+
+
+def test_distributions_have_a_key_of_dot_box_and_whiskers_that_hides_nothing(adhoc8_ap):
+    ax = scorestd.plot_topic_distributions(adhoc8_ap)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["5–95 % of systems", "25–75 %", "mean"]
+    fig = scorestd.plot_standardization(adhoc8_ap)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    keys = [leg for sub in fig.subfigs for leg in sub.legends]
+    assert len(keys) == 1  # one key for the row of distributions, none per panel
+    assert [t.get_text() for t in keys[0].get_texts()] == labels
+    key = _extent(keys[0], renderer)
+    assert key.y0 >= 0 and key.x0 >= 0 and key.x1 <= fig.bbox.x1
+    for ax in fig.axes[3:7]:  # under the panels' axis labels
+        assert ax.get_legend() is None
+        assert key.y1 <= _extent(ax.xaxis.label, renderer).y0

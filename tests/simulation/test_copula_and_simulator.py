@@ -210,3 +210,72 @@ def test_property_random_ties_are_ranks_that_keep_the_order(values, seed):
     from scorestd.simulation.copula import pseudo_observations
 
     assert u.sum() == pytest.approx(pseudo_observations(x)[:, 0].sum())
+
+
+def test_output_file_is_the_same_whatever_the_chunks_and_memory_stays_bounded(sim, tmp_path):
+    import tracemalloc
+
+    import xarray as xr
+
+    kw = dict(n_topics=30, trials=600, seed=9)
+    tracemalloc.start()
+    lazy = simulate(sim, output=tmp_path / "a.nc", memory="2MB", **kw)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 8e6  # the scores are 4.3 MB; a chunk within the 2 MB budget
+    whole = simulate(sim, **kw)
+    with lazy:
+        assert lazy.identical(whole)
+    # the same contents to the last bit (HDF5 may lay the chunks out in another order)
+    for name, kwargs in (("b.nc", {"batch_size": 7}), ("c.nc", {"memory": "64MB"})):
+        simulate(sim, output=tmp_path / name, **kwargs, **kw).close()
+        with xr.open_dataset(tmp_path / "a.nc") as a, xr.open_dataset(tmp_path / name) as b:
+            assert a.identical(b)
+    # the diagnostics read the file block by block and agree with the cube in memory
+    with simulate(sim, output=tmp_path / "d.nc", **kw) as read_back:
+        from_file = simulation_diagnostics(sim, read_back).data
+    in_memory = simulation_diagnostics(sim, whole).data
+    for name in ("simulated_mean", "simulated_var", "simulated_tau"):
+        np.testing.assert_allclose(from_file[name], in_memory[name], rtol=1e-12)
+
+
+def test_an_error_while_writing_leaves_the_old_file(sim, tmp_path, monkeypatch):
+    from scorestd.simulation.simulator import Simulator
+
+    target = tmp_path / "sims.nc"
+    target.write_bytes(b"old")
+    real, calls = Simulator._draw, []
+
+    def failing(self, *args, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, *args, **kw)
+
+    monkeypatch.setattr(Simulator, "_draw", failing)
+    with pytest.raises(KeyboardInterrupt):
+        simulate(sim, n_topics=30, trials=100, seed=1, batch_size=10, output=target)
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["sims.nc"]
+    with pytest.raises(OptionError, match="does not take dask=True"):
+        simulate(sim, trials=2, seed=1, output=target, dask=True)
+    with pytest.raises(OptionError, match="needs the suffix .nc"):
+        simulate(sim, trials=2, seed=1, output=tmp_path / "x.csv")
+
+
+def test_diagnostics_of_a_file_read_it_block_by_block(sim, tmp_path, monkeypatch):
+    import tracemalloc
+
+    import xarray as xr
+
+    simulate(sim, n_topics=30, trials=800, seed=2, output=tmp_path / "s.nc").close()
+    monkeypatch.setenv("SCORESTD_MEMORY", "2MB")
+    with xr.open_dataarray(tmp_path / "s.nc") as lazy:
+        tracemalloc.start()
+        d = simulation_diagnostics(sim, lazy, max_trials=5)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak < lazy.nbytes / 3  # 5.8 MB of scores, read 500 kB at a time
+        whole = lazy.values[..., 0]
+    np.testing.assert_allclose(d.data["simulated_mean"], whole.mean(axis=(0, 1)), rtol=1e-12)
+    np.testing.assert_allclose(d.data["simulated_var"], whole.var(axis=(0, 1)), rtol=1e-10)

@@ -96,11 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _in_cli_terms(message: str, args: argparse.Namespace) -> str:
     """An API message in the command line's terms: the memory budget is ``--memory`` where
-    the command has it, else the environment variable."""
+    the command has it, else the environment variable; the measure is ``--measure``."""
     import re
 
     from .._options import MEMORY_ENV
 
+    if message.endswith("pick one with measure=") and hasattr(args, "measure"):
+        return message.removesuffix("measure=") + "--measure (-m), e.g. -m ap"
     if not message.endswith("raise memory="):
         return message
     if hasattr(args, "memory"):

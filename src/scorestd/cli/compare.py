@@ -7,7 +7,6 @@ from typing import get_args
 
 from .._options import Alternative, Correction
 from ..dims import MEASURE, SYSTEM
-from ..score_cube import extra_dims_of
 from ._common import (
     add_command,
     add_output_argument,
@@ -54,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..kernels.significance import FAMILY_TESTS
+    from ..score_cube import extra_dims_of
     from ..stats.significance import compare, fraction_significant
 
     cube = load_data(args, extra_dims=True)
@@ -116,6 +116,7 @@ def _across_slices(args: argparse.Namespace, cube, res, *, correction: str | Non
     difference, how often its sign is the true one (with a ``true_mean`` coord)."""
     import pandas as pd
 
+    from ..score_cube import extra_dims_of
     from ..stats.across_slices import significance_across_slices
     from ..tables import frame_table
 
@@ -143,8 +144,13 @@ def _across_slices(args: argparse.Namespace, cube, res, *, correction: str | Non
         shown = (frame if args.top is None else frame.head(args.top)).reset_index(drop=True)
         legend = {c: summary[c].attrs["description"] for c in shown.columns
                   if c in summary.data_vars}
+        if "true_diff" in legend and cube.attrs.get("standardization"):
+            legend["true_diff"] += (f" — of the raw scores, while mean_diff is of the "
+                                    f"{cube.attrs['standardization']}-standardized ones: "
+                                    "compare their signs, not their sizes")
         if "significant" in legend and correction:
-            legend["significant"] += f" ({correction} over the pairs of each slice)"
+            each = extra[0] if len(extra) == 1 else "slice"
+            legend["significant"] += f" ({correction} over the pairs of each {each})"
         print_table(shown, floatfmt="{:.3f}", legend=legend)
         if truth is None:
             print("  (no true_mean coord: the file is not simulated, so no true direction)")
@@ -153,8 +159,7 @@ def _across_slices(args: argparse.Namespace, cube, res, *, correction: str | Non
     if args.output:  # the summary of every pair, one block of rows per measure
         written = pd.concat(frames, names=[MEASURE]) if len(frames) > 1 else frames[
             next(iter(frames))]
-        written.attrs["columns"] = {c: summary[c].attrs["description"]
-                                    for c in written.columns if c in summary.data_vars}
+        written.attrs["columns"] = legend  # the printed legend
         write_table(frame_table(written, caption=f"{args.test} test ({adjusted} correction, "
                                                  f"α = {args.alpha:g}) of each pair over "
                                                  f"{where} of {args.data}."), args)

@@ -250,7 +250,10 @@ def run_batches(
     client : distributed.Client, optional
         Run the batches as tasks on this ``dask.distributed`` cluster: the trials are
         cut into about two tasks per worker, each worker runs the batches of its tasks
-        with a single-threaded BLAS and the same memory bound per batch.
+        with a single-threaded BLAS and the same memory bound per batch. The results
+        the client gathers back are checked against ``memory`` before anything is
+        submitted (from one trial computed in this process), as in this process after
+        the first batch.
     desc : str, optional
         Label of the progress bar.
 
@@ -286,7 +289,8 @@ def run_batches(
                 results = _run_local(compute, data, parts, batch_slices(trials, batch_size),
                                      job, memory)
         else:
-            results = _run_on_cluster(compute, parts, trials, batch_size, data, client, job)
+            results = _run_on_cluster(compute, parts, trials, batch_size, data, client, job,
+                                      memory)
     return _concatenate(results)
 
 
@@ -338,10 +342,17 @@ def _concatenate(results: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {name: np.concatenate([r[name] for r in results]) for name in results[0]}
 
 
-def _run_on_cluster(compute, parts, trials, batch_size, data, client, job: Progress):
+def _run_on_cluster(compute, parts, trials, batch_size, data, client, job: Progress,
+                    memory: int | str | None = None):
     """Submit about :data:`TASKS_PER_WORKER` tasks per worker, each a run of batches;
-    the data goes to every worker once."""
+    the data goes to every worker once. What the client gathers back (every trial's
+    results) is checked against the memory budget first, from one trial computed here."""
     from distributed import as_completed
+
+    if trials:
+        with single_threaded_blas():
+            probe = compute(data, *_batch_arrays(parts, slice(0, 1)))
+        check_results_fit(probe, 1, trials, memory)
 
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     per_task = max(batch_size, math.ceil(trials / (TASKS_PER_WORKER * workers)))

@@ -13,13 +13,15 @@ import os
 import signal
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .paths import check_output_path, check_writable
 
-__all__ = ["atomic_netcdf", "atomic_output", "interrupts_deferred"]
+__all__ = ["atomic_netcdf", "atomic_netcdf_chunks", "atomic_output", "interrupts_deferred"]
 
 
 @contextlib.contextmanager
@@ -132,3 +134,49 @@ def atomic_netcdf(data: Any, path: str | os.PathLike, **to_netcdf: Any) -> Path:
     with atomic_output(final) as tmp, interrupts_deferred():
         data.to_netcdf(tmp, **to_netcdf)
     return final
+
+
+@contextlib.contextmanager
+def atomic_netcdf_chunks(template: Any, path: str | os.PathLike, *, along: str,
+                         encoding: dict | None = None
+                         ) -> Iterator[Callable[[int, dict[str, Any]], None]]:
+    """Write a netCDF file chunk by chunk along one dimension, whole or not at all.
+
+    ``template`` (an xarray Dataset) holds every variable and coordinate, with the
+    dimension ``along`` of length 0; it is written first, ``along`` as the file's
+    unlimited dimension. The body receives ``append(start, values)``, which writes
+    ``values`` (variable name → array whose first axis runs along ``along``) at
+    ``start``: the file then holds what the body appended, and memory only one chunk.
+    The file is written beside ``path`` and renamed into place when the body ends
+    (:func:`atomic_output`); an error or Ctrl-C while the body computes a chunk leaves
+    the previous file as it was and no partial file. Ctrl-C is held during each
+    write (:func:`interrupts_deferred`), which opens and closes the file, so no HDF5
+    handle stays open between chunks.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import numpy as np, xarray as xr
+    >>> empty = xr.Dataset({"x": (("i", "j"), np.empty((0, 2)))}, coords={"i": np.arange(0)})
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "x.nc"
+    >>> with atomic_netcdf_chunks(empty, path, along="i") as append:
+    ...     for start in (0, 2):
+    ...         append(start, {"x": np.full((2, 2), start), "i": np.arange(start, start + 2)})
+    >>> xr.load_dataset(path)["x"].values.tolist()
+    [[0.0, 0.0], [0.0, 0.0], [2.0, 2.0], [2.0, 2.0]]
+    """
+    import netCDF4
+
+    final = check_output_path(path, "netcdf")
+    with atomic_output(final) as tmp:
+        with interrupts_deferred():
+            template.to_netcdf(tmp, engine="netcdf4", unlimited_dims=[along],
+                               encoding=encoding)
+
+        def append(start: int, values: dict[str, Any]) -> None:
+            with interrupts_deferred(), netCDF4.Dataset(tmp, "a") as nc:
+                for name, array in values.items():
+                    array = np.asarray(array)
+                    nc.variables[name][start:start + len(array)] = array
+
+        yield append

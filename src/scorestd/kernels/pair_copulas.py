@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-__all__ = ["FAMILIES", "NUMPY_FAMILIES", "UNIFORMS", "family_code", "hfunc", "hinv", "sample"]
+__all__ = ["FAMILIES", "NUMPY_FAMILIES", "UNIFORMS", "family_code", "hfunc", "hinv",
+           "rotated_hfunc1", "rotated_hinv2", "rotated_hinv2_hfunc1", "sample"]
 
 #: Family names, in the order of their integer codes.
 FAMILIES: tuple[str, ...] = ("indep", "gaussian", "student", "clayton", "gumbel", "frank",
@@ -192,7 +193,69 @@ def _hinv(family: str, u: np.ndarray, w: np.ndarray, p: np.ndarray) -> np.ndarra
         th = p[0]
         a = np.exp(-th * u)
         return -np.log1p(w * np.expm1(-th) / (a + w * (1 - a))) / th
+    if family == "gumbel":
+        return _hinv_gumbel(u, w, p[0])
+    if family == "joe":
+        return _hinv_joe(u, w, p[0])
     return _solve(family, u, w, p[:3], p[3] if len(p) > 3 else None)
+
+
+# Gumbel and Joe: h(v | u) = φ'(u) / φ'(C(u, v)) is solved for c = C(u, v) first, a
+# monotone equation in one unknown with cheap terms; then v = φ⁻¹(φ(c) − φ(u)).
+_NEWTON_STEPS = 60
+_NEWTON_TOL = 1e-15
+
+
+def _hinv_gumbel(u: np.ndarray, w: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """Gumbel: with ``x = −log c``, ``φ'(c) = −θ x^{θ−1} e^x``, so ``x`` solves
+    ``x + (θ − 1) log x = L``, ``L = x_u + (θ − 1) log x_u − log w``; in ``s = log x``
+    the left side is convex and increasing, and Newton's steps from ``log(x_u − log w)``
+    (at or right of the root) fall to it monotonically."""
+    xu = -np.log(u)
+    lw = -np.log(w)
+    target = xu + (theta - 1) * np.log(xu) + lw
+    s = np.log(xu + lw)
+    active = np.ones(s.shape, dtype=bool)  # a point stops at its own convergence
+    for _ in range(_NEWTON_STEPS):
+        ex = np.exp(s)
+        step = (ex + (theta - 1) * s - target) / (ex + theta - 1)
+        s = np.where(active, s - step, s)
+        active &= np.abs(step) > _NEWTON_TOL * np.maximum(1.0, np.abs(s))
+        if not active.any():
+            break
+    x = np.exp(s)
+    return np.exp(-np.maximum(x**theta - xu**theta, 0.0) ** (1 / theta))
+
+
+def _hinv_joe(u: np.ndarray, w: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """Joe: with ``q = θ log(1 − c)``, ``−φ'(c) = θ e^{q(θ−1)/θ} / (1 − e^q)``, so ``q``
+    solves ``q (θ − 1)/θ − log(1 − e^q) = C``; at ``q_u = θ log(1 − u)`` (``c ≤ u``) the
+    left side is ``C + log w ≤ C``, and since ``1 − e^q ≤ −q`` it is ``≥ C`` at
+    ``q₀ = −exp(q_u (θ − 1)/θ − C)``. Solved in ``y = log(−q)``, where it is nearly linear
+    near ``q₀``: Newton's steps inside that bracket, bisection where a step leaves it."""
+    qu = theta * np.log1p(-u)
+    k = (theta - 1) / theta
+    const = k * qu - np.log(-np.expm1(qu)) - np.log(w)
+    lo = k * qu - const  # y at q₀: the left side ≥ C (y's direction is q's reversed)
+    hi = np.log(-qu)  # y at q_u: ≤ C
+    y = lo.copy()
+    active = np.ones(y.shape, dtype=bool)  # a point stops at its own convergence
+    for _ in range(_NEWTON_STEPS):
+        q = -np.exp(y)
+        em1 = -np.expm1(q)  # 1 − e^q
+        f = k * q - np.log(em1) - const  # decreasing in y
+        lo = np.where(f > 0, y, lo)
+        hi = np.where(f < 0, y, hi)
+        nxt = y - f / (q * (k + (1 - em1) / em1))
+        nxt = np.where((nxt >= lo) & (nxt <= hi), nxt, (lo + hi) / 2)
+        moved = np.abs(nxt - y) > 1e-14 * np.maximum(1.0, np.abs(y))
+        y = np.where(active, nxt, y)
+        active &= moved
+        if not active.any():
+            break
+    # φ(c) − φ(u) = log((1 − r_u)/(1 − r)), r = e^q: v = 1 − ((r − r_u)/(1 − r_u))^{1/θ}
+    ratio = np.clip((np.exp(-np.exp(y)) - np.exp(qu)) / -np.expm1(qu), 0.0, 1.0)
+    return 1 - ratio ** (1 / theta)
 
 
 def _solve(family: str, u: np.ndarray, w: np.ndarray, p: np.ndarray,
@@ -305,6 +368,136 @@ def hinv(codes, params, u, w) -> np.ndarray:
     u, w = np.asarray(u, dtype=np.float64), np.asarray(w, dtype=np.float64)
     params = np.asarray(params, dtype=np.float64)
     return _by_family(_hinv, np.asarray(codes), None, params, u, w)
+
+
+# -- rotated copulas, one at a time (the edges of a vine) --------------------------------
+#
+# (A, B) ~ C gives the rotated copulas (1 − B, A) (90°), (1 − A, 1 − B) (180°),
+# (B, 1 − A) (270°). Their conditional distributions are those of C or of its transpose
+# C^T(a, b) = C(b, a): with h(b | a) of C and h^T of C^T,
+#   hfunc1(u1, u2) = h(u2 | u1), h^T(u2 | 1 − u1), 1 − h(1 − u2 | 1 − u1), 1 − h^T(1 − u2 | u1)
+#   hfunc2(u1, u2) = h^T(u1 | u2), 1 − h(1 − u1 | u2), 1 − h^T(1 − u1 | 1 − u2), h(u1 | 1 − u2)
+# for 0, 90, 180 and 270 degrees; hinv2 inverts hfunc2 in u1.
+
+def _transposed(family: str, p: np.ndarray) -> np.ndarray:
+    """Parameters of ``C^T``: Tawn's two asymmetry parameters swap; the other families
+    are exchangeable."""
+    if family == "tawn":
+        return np.concatenate([p[1:2], p[0:1], p[2:]])
+    return p
+
+
+def _one_copula_params(family: str, params, n: int, tau: float | None) -> np.ndarray:
+    p = np.zeros(4)
+    values = np.asarray(params, dtype=np.float64).ravel()
+    p[:len(values)] = values
+    p[3] = np.sin(np.pi / 2 * abs(tau)) if tau is not None else 0.0  # the solver's start
+    if family in ("gaussian", "student", "clayton", "frank", "indep"):
+        return p[:, None]  # closed forms broadcast
+    return np.broadcast_to(p[:, None], (4, n))
+
+
+def _clip(x: np.ndarray) -> np.ndarray:
+    # as vinecopulib: conditional probabilities stay inside [1e-10, 1 − 1e-10]
+    return np.clip(x, 1e-10, 1 - 1e-10)
+
+
+def rotated_hfunc1(family: str, rotation: int, params, u1, u2) -> np.ndarray:
+    """``P(U₂ ≤ u₂ | U₁ = u₁)`` of one rotated copula (``pyvinecopulib``'s ``hfunc1``).
+
+    Parameters
+    ----------
+    family : str
+        A name of :data:`FAMILIES`.
+    rotation : {0, 90, 180, 270}
+        Rotation in degrees, as ``pyvinecopulib`` rotates.
+    params : array_like
+        The family's parameters (up to 3), as ``pyvinecopulib`` orders them.
+    u1, u2 : numpy.ndarray
+        Points in (0, 1).
+
+    Examples
+    --------
+    >>> round(float(rotated_hfunc1("clayton", 90, [2.0], np.array([0.3]), np.array([0.6]))[0]), 6)
+    0.390706
+    """
+    u1, u2 = np.asarray(u1, dtype=np.float64), np.asarray(u2, dtype=np.float64)
+    p = _one_copula_params(family, params, u1.size, None)
+    with np.errstate(all="ignore"):
+        if rotation == 0:
+            out = _h(family, u1, u2, p)
+        elif rotation == 90:
+            out = _h(family, 1 - u1, u2, _transposed(family, p))
+        elif rotation == 180:
+            out = 1 - _h(family, 1 - u1, 1 - u2, p)
+        else:
+            out = 1 - _h(family, u1, 1 - u2, _transposed(family, p))
+    return _clip(out)
+
+
+def rotated_hinv2(family: str, rotation: int, params, u2, w, tau: float | None = None
+                  ) -> np.ndarray:
+    """``u₁`` with ``P(U₁ ≤ u₁ | U₂ = u₂) = w`` for one rotated copula (``pyvinecopulib``'s
+    ``hinv2``: its first argument is ``w``, its second ``u₂``).
+
+    Parameters
+    ----------
+    family, rotation, params
+        As :func:`rotated_hfunc1`.
+    u2, w : numpy.ndarray
+        The conditioning value and the probability, in (0, 1).
+    tau : float, optional
+        Kendall's τ of the copula: the numerical inversions start from the Gaussian
+        copula with that τ (fewer steps).
+
+    Examples
+    --------
+    >>> float(rotated_hinv2("gaussian", 0, [0.5], np.array([0.5]), np.array([0.5]))[0])
+    0.5
+    """
+    u2, w = np.asarray(u2, dtype=np.float64), np.asarray(w, dtype=np.float64)
+    p = _one_copula_params(family, params, u2.size, tau)
+    with np.errstate(all="ignore"):
+        if rotation == 0:
+            out = _hinv(family, u2, w, _transposed(family, p))
+        elif rotation == 90:
+            out = 1 - _hinv(family, u2, 1 - w, p)
+        elif rotation == 180:
+            out = 1 - _hinv(family, 1 - u2, 1 - w, _transposed(family, p))
+        else:
+            out = _hinv(family, 1 - u2, w, p)
+    return _clip(out)
+
+
+def rotated_hinv2_hfunc1(family: str, rotation: int, params, u2, w,
+                         tau: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``u₁ = hinv2(w | u₂)`` and then ``hfunc1(u₁, u₂)``, the two steps of a vine's
+    edge (:func:`rotated_hinv2`, :func:`rotated_hfunc1`). The Student t copula shares
+    its quantiles between the two (a third of its cost, its quantile function being
+    the dear part).
+
+    Examples
+    --------
+    >>> u2, w = np.array([0.3, 0.8]), np.array([0.6, 0.1])
+    >>> v, h = rotated_hinv2_hfunc1("student", 0, [0.5, 4.0], u2, w)
+    >>> bool(np.allclose(h, rotated_hfunc1("student", 0, [0.5, 4.0], v, u2)))
+    True
+    """
+    if family != "student" or rotation != 0:
+        v = rotated_hinv2(family, rotation, params, u2, w, tau=tau)
+        return v, rotated_hfunc1(family, rotation, params, v, u2)
+    rho, nu = (float(x) for x in np.asarray(params, dtype=np.float64).ravel()[:2])
+    u2, w = np.asarray(u2, dtype=np.float64), np.asarray(w, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        x = special.stdtrit(nu, u2)
+        y = special.stdtrit(nu + 1, w) * np.sqrt((nu + x * x) * (1 - rho * rho) / (nu + 1)) \
+            + rho * x
+        # as rotated_hinv2 then rotated_hfunc1 would: u₁ clipped, its quantile kept
+        v = _clip(special.stdtr(nu, y))
+        y = np.where(v == special.stdtr(nu, y), y, special.stdtrit(nu, v))
+        h = special.stdtr(nu + 1, (x - rho * y) / np.sqrt((nu + y * y) * (1 - rho * rho)
+                                                           / (nu + 1)))
+    return v, _clip(h)
 
 
 # -- joint draws by frailty (Marshall and Olkin, 1988) ---------------------------------

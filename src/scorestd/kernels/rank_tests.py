@@ -109,6 +109,16 @@ def signed_ranks(d) -> SignedRanks:
     their bit patterns; NaN after every number) shifted left by one, with the sign in
     the freed lowest bit.
 
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(N, T)``, one row per test; NaN is a missing difference (dropped).
+
+    Returns
+    -------
+    SignedRanks
+        ``(N,)`` arrays ``v``, ``n``, ``zeros``, ``ties`` and ``(N, T)`` ``doubled_ranks``.
+
     Examples
     --------
     >>> r = signed_ranks([[0.5, -0.2, 0.2, 0.0, np.nan]])
@@ -148,6 +158,22 @@ def signed_rank_pvalues(v, n, zeros, ties, alternative: Alternative, *,
     scipy's ``wilcoxon`` (defaults): ``exact_max=50, correction=False``; R's
     ``wilcox.test``: ``exact_max=49, correction=True``. A row with nothing ranked
     (``n = 0``) gets 1 (R: 1 one-tailed, NaN two-tailed).
+
+    Parameters
+    ----------
+    v, n, zeros, ties : array_like
+        W⁺, differences ranked, whether there were zeros, Σ (t³ − t) (:class:`SignedRanks`).
+    alternative : {"two-sided", "greater", "less"}
+        "greater": the differences tend to be positive.
+    exact_max : int
+        Largest ``n`` with the exact distribution (when there are no ties and no zeros).
+    correction : bool
+        Continuity correction of the normal approximation.
+
+    Returns
+    -------
+    numpy.ndarray
+        p-values, the shape of ``v``.
 
     Examples
     --------
@@ -238,6 +264,20 @@ def sign_counts(d, min_diff: float, *, tie_at_min_diff: bool = False
     with ``tie_at_min_diff`` also when ``|d| == min_diff`` (the published R code:
     ``|d| <= min_diff`` is a tie).
 
+    Parameters
+    ----------
+    d : array_like
+        Differences ``(..., T)``.
+    min_diff : float
+        Smallest absolute difference that is decided.
+    tie_at_min_diff : bool
+        Whether ``|d| == min_diff`` is a tie.
+
+    Returns
+    -------
+    wins, n : numpy.ndarray
+        Positive decided differences and decided differences, ``(...)``.
+
     Examples
     --------
     >>> sign_counts([[0.5, -0.01, 0.2, 0.005]], 0.01)
@@ -255,6 +295,18 @@ def sign_pvalues(wins, n, alternative: Alternative) -> np.ndarray:
     """p-values of the sign test: ``scipy.stats.binomtest(wins, n, 0.5)`` (the same as R's
     ``binom.test``: for p = 1/2 the two-sided p-value is twice the smaller tail); 1 where
     ``n = 0``.
+
+    Parameters
+    ----------
+    wins, n : array_like
+        Wins and decided differences (:func:`sign_counts`).
+    alternative : {"two-sided", "greater", "less"}
+        "greater": wins are more likely than losses.
+
+    Returns
+    -------
+    numpy.ndarray
+        p-values, the broadcast shape of ``wins`` and ``n``.
 
     Examples
     --------

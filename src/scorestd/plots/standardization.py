@@ -121,10 +121,15 @@ def plot_mapping(
     return ax
 
 
+#: The key of the topic distributions: one row, small, no frame.
+_KEY = {"ncol": 3, "fontsize": "small", "frameon": False, "handlelength": 1.5,
+        "columnspacing": 1.2}
+
+
 @maps_extra_dims(one_per_call=("ax",))
 def plot_topic_distributions(
     scores: Any, *, measure: str | None = None, order: Sequence[int] | None = None,
-    ax: Any = None, title: str | None = None,
+    ax: Any = None, title: str | None = None, key: bool = True,
 ) -> Any:
     """Draw each topic's score distribution (box of the quartiles, whiskers 5–95 %)
     with its mean as a solid point, topics left to right in ``order``.
@@ -139,6 +144,8 @@ def plot_topic_distributions(
         Topic positions left to right (default: increasing mean of ``scores``).
     ax : matplotlib.axes.Axes, optional
     title : str, optional
+    key : bool
+        A key under the axis saying what the dot, the box and the whiskers are.
 
     Returns
     -------
@@ -161,9 +168,12 @@ def plot_topic_distributions(
         _, ax = plt.subplots(figsize=(6, 3))
     position = np.arange(1, values.shape[0] + 1)
     q05, q25, q75, q95 = np.nanpercentile(values, [5, 25, 75, 95], axis=1)
-    ax.vlines(position, q05, q95, color="0.6", linewidth=0.6)
-    ax.vlines(position, q25, q75, color="tab:blue", linewidth=2.2)
-    ax.scatter(position, np.nanmean(values, axis=1), s=6, color="black", zorder=3)
+    ax.vlines(position, q05, q95, color="0.6", linewidth=0.6, label="5–95 % of systems")
+    ax.vlines(position, q25, q75, color="tab:blue", linewidth=2.2, label="25–75 %")
+    ax.scatter(position, np.nanmean(values, axis=1), s=6, color="black", zorder=3,
+               label="mean")
+    if key:  # what dot, box and whiskers are, under the axis so it hides no topic
+        ax.legend(**_KEY, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     ax.set_xlabel("topic (by mean raw score)")
     ax.set_ylabel(str(cube[MEASURE].values[0]))
     ax.set_xticks([])
@@ -224,16 +234,19 @@ def plot_standardization(
     # row leaves room for the figure's title above the panel titles and for the colour
     # bar on the right.
     top.subplots_adjust(left=0.06, right=0.9, bottom=0.16, top=0.8, wspace=0.3)
-    bottom.subplots_adjust(left=0.06, right=0.98, bottom=0.12, top=0.88, wspace=0.3)
+    bottom.subplots_adjust(left=0.06, right=0.98, bottom=0.2, top=0.88, wspace=0.3)
     for ax, model in zip(top_axes, instances, strict=True):
         plot_mapping(cube, model, reference=ref, ax=ax)
     _topic_colour_bar(top, cube, top.add_axes((0.92, 0.16, 0.012, 0.64)))
     order = _topic_order(cube)
-    plot_topic_distributions(cube, order=order, ax=bottom_axes[0], title="raw")
+    plot_topic_distributions(cube, order=order, ax=bottom_axes[0], title="raw", key=False)
     for ax, model in zip(bottom_axes[1:], instances, strict=True):
         std = standardize(cube, model, reference=ref, degenerate=degenerate)
-        plot_topic_distributions(std, order=order, ax=ax, title=model.name)
+        plot_topic_distributions(std, order=order, ax=ax, title=model.name, key=False)
         ax.set_ylabel("standardized")
+    # one key for the row of distributions
+    bottom.legend(*bottom_axes[0].get_legend_handles_labels(), **_KEY, loc="lower center",
+                  bbox_to_anchor=(0.5, 0.0))
     fig.suptitle(f"Standardization of {cube.attrs.get('dataset', 'the scores')} "
                  f"({cube[MEASURE].values[0]})", y=0.99)
     return fig

@@ -26,6 +26,7 @@ from scipy import special, stats
 
 from .._options import MarginCriterion, check_option, check_sequence, check_trunc_level
 from ..errors import ScorestdError
+from ..kernels.vine import VineEdge, VinePlan, inverse_rosenblatt, vine_plan
 
 __all__ = ["GaussianCopula", "VineCopula", "fit_pair_copula", "pseudo_observations",
            "pseudo_observations_random_ties"]
@@ -92,14 +93,21 @@ class GaussianCopula:
         z = rng.standard_normal((int(n), self.factor.shape[1])) @ self.factor.T
         return special.ndtr(z)
 
+    def bytes_per_draw(self) -> int:
+        """Working memory of one draw (a row of ``S`` uniforms), in bytes."""
+        return 3 * 8 * self.factor.shape[1]  # normals, their product, the result
+
     def trial_sampler(self, trials: int, n_topics: int, rng: np.random.Generator):
         """``draw(k)``: the next ``k`` of ``trials`` trials ``(k, n_topics, S)``.
 
-        The normals are drawn trial after trial from ``rng``, so any split of the
-        trials into pieces gives the same numbers as one draw of them all.
+        The normals are drawn trial after trial from ``rng`` and multiplied trial by
+        trial (one matrix product per trial: BLAS may round a product of more rows
+        differently), so any split of the trials into pieces gives the same numbers as
+        one draw of them all, to the last bit.
         """
         def draw(k: int) -> np.ndarray:
-            return self.sample(k * n_topics, rng).reshape(k, n_topics, -1)
+            z = rng.standard_normal((k, n_topics, self.factor.shape[1]))
+            return special.ndtr(np.matmul(z, self.factor.T))
 
         return draw
 
@@ -111,7 +119,12 @@ def _vine_module():
 
 
 class VineCopula:
-    """An R-vine copula of ``pyvinecopulib``.
+    """An R-vine copula of ``pyvinecopulib``, sampled in numpy.
+
+    Draws go through the vine's inverse Rosenblatt transform in numpy
+    (:mod:`scorestd.kernels.vine`), all draws of a batch at once; a pair copula of a
+    family :mod:`scorestd.kernels.pair_copulas` does not have is computed by
+    ``pyvinecopulib`` (counted by :attr:`fallback_edges`).
 
     Parameters
     ----------
@@ -123,6 +136,7 @@ class VineCopula:
 
     def __init__(self, vine: Any) -> None:
         self.vine = vine
+        self._plan: VinePlan | None = None
 
     @classmethod
     def fit(cls, x: np.ndarray, *, family_set: Sequence[str] | None = None,
@@ -163,26 +177,64 @@ class VineCopula:
         u = pseudo_observations_random_ties(x, np.random.default_rng(_TIES_SEED))
         return cls(pv.Vinecop.from_data(np.asfortranarray(u), controls=controls))
 
+    @property
+    def plan(self) -> VinePlan:
+        """The vine's inverse Rosenblatt transform, worked out once
+        (:func:`scorestd.kernels.vine.vine_plan`)."""
+        if self._plan is None:
+            self._plan = _plan_of(self.vine)
+        return self._plan
+
+    @property
+    def fallback_edges(self) -> int:
+        """Pair copulas of a family :mod:`scorestd.kernels.pair_copulas` does not have
+        (e.g. ``"tll"``), computed by ``pyvinecopulib`` edge by edge."""
+        return self.plan.fallback
+
+    def bytes_per_draw(self) -> int:
+        """Working memory of one draw (a row of ``S`` uniforms), in bytes."""
+        return self.plan.bytes_per_point()
+
     def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        """``n`` draws ``(n, S)``, seeded from ``rng``."""
-        seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=4)]
-        return np.asarray(self.vine.sample(int(n), seeds=seeds))
+        """``n`` draws ``(n, S)``: independent uniforms from ``rng`` through the vine's
+        inverse Rosenblatt transform, in numpy (:mod:`scorestd.kernels.vine`); row ``i``
+        depends only on the ``i``-th row of uniforms."""
+        u = rng.random((int(n), self.vine.dim))
+        return inverse_rosenblatt(self.plan, u, fallback=self._edge_by_pyvinecopulib)
 
     def trial_sampler(self, trials: int, n_topics: int, rng: np.random.Generator):
-        """``draw(k)``: the next ``k`` of ``trials`` trials ``(k, n_topics, S)``, each
-        trial seeded on its own (seeds drawn from ``rng`` up front), so any split of the
-        trials into pieces gives the same numbers."""
-        seeds = rng.integers(0, 2**31 - 1, size=(int(trials), 4))
-        done = 0
-
+        """``draw(k)``: the next ``k`` of ``trials`` trials ``(k, n_topics, S)``. The
+        uniforms are drawn trial after trial from ``rng`` and mapped row by row, so any
+        split of the trials into pieces gives the same numbers."""
         def draw(k: int) -> np.ndarray:
-            nonlocal done
-            out = np.stack([np.asarray(self.vine.sample(int(n_topics), seeds=s.tolist()))
-                            for s in seeds[done:done + k]])
-            done += k
-            return out
+            return self.sample(k * n_topics, rng).reshape(k, n_topics, -1)
 
         return draw
+
+    def _edge_by_pyvinecopulib(self, edge: VineEdge, which: str, first: np.ndarray,
+                               second: np.ndarray) -> np.ndarray:
+        cop = self.vine.get_pair_copula(edge.tree, edge.column)
+        return np.asarray(getattr(cop, which)(np.column_stack([first, second])))
+
+
+def _plan_of(vine: Any) -> VinePlan:
+    """The plan of a ``pyvinecopulib.Vinecop``: its structure in natural order and the
+    family, rotation, parameters and τ of every pair copula."""
+    structure = vine.structure
+    d = vine.dim
+    trunc = min(int(structure.trunc_lvl), d - 1)
+    struct = [[int(structure.struct_array(t, j, True)) for j in range(d - 1 - t)]
+              for t in range(trunc)]
+    edges = []
+    for t in range(trunc):
+        row = []
+        for j in range(d - 1 - t):
+            cop = vine.get_pair_copula(t, j)
+            row.append(VineEdge(t, j, str(cop.family).split(".")[-1], int(cop.rotation),
+                                tuple(np.asarray(cop.parameters, dtype=np.float64).ravel()),
+                                float(cop.tau)))
+        edges.append(row)
+    return vine_plan(np.asarray(structure.order), struct, edges)
 
 
 #: Seed of the random tie-breaking of the pseudo-observations a copula is fitted to.

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._options import memory_budget
 from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
@@ -43,6 +44,29 @@ def _mean_pair_stats(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             job.advance(1)
     with np.errstate(invalid="ignore", divide="ignore"):  # NaN where no trial defines it
         return sums[0] / counts[0], sums[1] / counts[1]
+
+
+def _moments(one: xr.DataArray) -> xr.Dataset:
+    """Each system's mean and variance over trials and topics of ``(N, T, S)`` scores,
+    a block of trials at a time (dask's chunks for a dask-backed cube), so a file opened
+    lazily is read block by block: blocks of at most a quarter of the memory budget, merged by Chan, Golub &
+    LeVeque's (1979) pairwise update."""
+    if one.chunks is not None:
+        return xr.Dataset({"mean": one.mean((TRIAL, TOPIC)),
+                           "var": one.var((TRIAL, TOPIC))}).compute()
+    n_trials, n_topics, n_sys = one.shape
+    step = max(1, memory_budget(None) // 4 // (8 * n_topics * n_sys))
+    count, mean, m2 = 0, np.zeros(n_sys), np.zeros(n_sys)
+    for start in range(0, n_trials, step):
+        block = np.asarray(one[start:start + step].values).reshape(-1, n_sys)
+        k, block_mean = len(block), block.mean(axis=0)
+        block_m2 = ((block - block_mean) ** 2).sum(axis=0)
+        delta = block_mean - mean
+        mean = mean + delta * k / (count + k)
+        m2 = m2 + block_m2 + delta**2 * count * k / (count + k)
+        count += k
+    coords = {SYSTEM: one[SYSTEM].values}
+    return xr.Dataset({"mean": (SYSTEM, mean), "var": (SYSTEM, m2 / count)}, coords=coords)
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,11 +200,12 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
     sims = simulated.transpose(TRIAL, TOPIC, SYSTEM, MEASURE)
     if not np.array_equal(sims[SYSTEM].values.astype(str), simulator.systems):
         raise ScoreDataError("the simulated systems are not those of the simulator")
-    one = sims.isel({MEASURE: 0}, drop=True).astype(np.float64)  # (N, T, S)
-    # moments by reductions (chunk by chunk for a dask-backed cube, in one pass), and
+    one = sims.isel({MEASURE: 0}, drop=True)  # (N, T, S)
+    if one.dtype != np.float64:  # (astype would read a file opened lazily whole)
+        one = one.astype(np.float64)
+    # moments chunk by chunk (of a dask-backed cube, or of one read from a file), and
     # only the first max_trials trials in memory for the pairwise statistics
-    moments = xr.Dataset({"mean": one.mean((TRIAL, TOPIC)),
-                          "var": one.var((TRIAL, TOPIC))}).compute()
+    moments = _moments(one)
     obs = np.asarray(simulator.observed.values, dtype=np.float64)
     obs_tau, obs_r = _pair_stats(obs)
     sim_tau, sim_r = _mean_pair_stats(np.asarray(one.isel({TRIAL: slice(0, max_trials)}).values))

@@ -9,6 +9,7 @@ score, the mean of ``F_s``, is known: the ground truth of error-rate studies.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -30,6 +31,8 @@ from .._options import (
 from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, warn
+from ..io.atomic import atomic_netcdf_chunks
+from ..io.paths import check_output_path
 from ..kernels import seeds
 from ..mapping import maps_extra_dims
 from ..models.margins import MarginFamily
@@ -119,6 +122,13 @@ class Simulator:
                 if a < hi:
                     out[first + a - start:first + hi - start] = self.margins.icdf(u[a - lo:])
         return out
+
+
+def _fallback_attrs(copula: GaussianCopula | VineCopula) -> dict:
+    """A vine's pair copulas drawn by ``pyvinecopulib`` instead of numpy (never silent)."""
+    if not isinstance(copula, VineCopula):
+        return {}
+    return {"copula_edges_by_pyvinecopulib": int(copula.fallback_edges)}
 
 
 @maps_extra_dims()
@@ -239,6 +249,7 @@ def simulate(
     batch_size: int | None = None,
     dask: bool = False,
     progress: bool | None = None,
+    output: str | os.PathLike | None = None,
 ) -> xr.DataArray:
     """Simulate ``trials`` new collections of ``n_topics`` topics from a fitted simulator.
 
@@ -259,7 +270,8 @@ def simulate(
         The working arrays of a chunk stay within it (trials are drawn a few at a
         time when one trial is large); a budget smaller than one trial raises
         :class:`~scorestd.errors.OptionError`, and so does a result (``trials × n_topics ×
-        systems`` float64) over the budget, before any work, unless ``dask=True``.
+        systems`` float64) over the budget, before any work, unless ``dask=True`` or
+        ``output`` is given.
     batch_size : int, optional
         Trials per chunk, overriding ``memory``.
     dask : bool
@@ -267,12 +279,21 @@ def simulate(
     progress : bool, optional
         A progress bar over the trials (default: when standard error is a terminal;
         never with ``dask``).
+    output : str or path, optional
+        A netCDF file (``.nc``) to write the collections to, chunk by chunk as they are
+        drawn: memory stays within ``memory`` whatever ``trials``. The file appears
+        complete or not at all (an error or Ctrl-C leaves a previous file as it was);
+        its contents are the same whatever ``memory`` or ``batch_size``. The result
+        is then read from the file lazily (``.load()`` reads it all; ``.close()``).
 
     Returns
     -------
     xarray.DataArray
         Scores with dims ``("trial", "topic", "system", "measure")``: topics ``t1``…,
         the simulator's systems, coordinates ``true_mean`` and ``family`` on ``system``.
+        Attribute ``copula_edges_by_pyvinecopulib`` (vine copulas): the pair copulas of
+        a family numpy does not sample, drawn by ``pyvinecopulib`` (0 for the
+        parametric families).
 
     Examples
     --------
@@ -290,24 +311,42 @@ def simulate(
     n_topics = simulator.observed.sizes[TOPIC] if n_topics is None else check_count(
         "n_topics", n_topics, 2)
     trials = check_count("trials", trials)
+    if output is not None:
+        if dask:
+            raise OptionError("simulate(output=...) writes the file chunk by chunk; it "
+                              "does not take dask=True")
+        output = check_output_path(output, "netcdf")
     root = _random.root_sequence(seed)
     n_sys = len(simulator.systems)
-    per_trial = 4 * 8 * n_topics * n_sys  # u, normals, scores and a temporary
+    # the copula's working arrays, the scores and a temporary of the margins
+    per_trial = n_topics * (simulator.copula.bytes_per_draw() + 2 * 8 * n_sys)
     check_fits_memory(per_trial, memory, f"the working arrays of one simulated trial "
                       f"({n_topics} topics × {n_sys} systems)", instead="lower n_topics")
     budget = memory_budget(memory)
-    if not dask:
+    if not dask and output is None:
         check_fits_memory(8 * trials * n_topics * n_sys, memory,
                           f"the simulated scores ({trials} trials × {n_topics} topics × "
                           f"{n_sys} systems, float64)",
                           instead="ask for fewer trials (or simulate(dask=True), drawn chunk "
-                                  "by chunk when computed)")
+                                  "by chunk when computed, or output= to write them to a "
+                                  "file chunk by chunk)")
     piece = int(min(_random.BLOCK, budget // per_trial))  # trials drawn at once
     if batch_size is None:
         per_chunk = max(piece, budget // per_trial // _random.BLOCK * _random.BLOCK)
     else:
         per_chunk = check_count("batch_size", batch_size)
     bounds = [(s, min(s + per_chunk, trials)) for s in range(0, trials, per_chunk)]
+    if output is not None:
+        template = _labelled(simulator, np.empty((0, n_topics, n_sys, 1)), root)
+        chunking = {"score": {"chunksizes": (1, n_topics, n_sys, 1)}}  # whatever per_chunk
+        with progress_bar(trials, "simulate", show=progress, unit="trial") as job, \
+                atomic_netcdf_chunks(template.to_dataset(), output, along=TRIAL,
+                                     encoding=chunking) as append:
+            for a, b in bounds:
+                append(a, {"score": simulator._draw(root, a, b, n_topics, piece)[..., None],
+                           TRIAL: np.arange(a, b)})
+                job.advance(b - a)
+        return xr.open_dataarray(output, engine="netcdf4")
     if dask:
         import dask.array as da
         from dask import delayed
@@ -322,6 +361,13 @@ def simulate(
             for a, b in bounds:
                 values[a:b, ..., 0] = simulator._draw(root, a, b, n_topics, piece)
                 job.advance(b - a)
+    return _labelled(simulator, values, root)
+
+
+def _labelled(simulator: Simulator, values: Any, root: np.random.SeedSequence
+              ) -> xr.DataArray:
+    """Simulated scores ``(trial, topic, system, measure)`` with their labels and attrs."""
+    trials, n_topics = values.shape[:2]
     measure = simulator.margins.measure
     return xr.DataArray(
         values, dims=(TRIAL, TOPIC, SYSTEM, MEASURE),
@@ -332,6 +378,7 @@ def simulate(
                    else {"fitted_mean": (SYSTEM, simulator.fitted_means)}),
                 "family": (SYSTEM, simulator.margins.family)},
         attrs={"simulated": "scorestd.simulate", "copula": simulator.copula.name,
+               **_fallback_attrs(simulator.copula),
                "seed": str(seeds.seed_record(root)), "source": str(simulator.observed.attrs.get(
                    "collection", simulator.observed.attrs.get("source", "scores")))},
         name="score")
