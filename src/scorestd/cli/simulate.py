@@ -83,14 +83,15 @@ def job_costs(observed_topics: int, n_topics: int, n_systems: int, trials: int,
 
     Measured on adhoc8 AP (50 topics × 129 systems; ``benchmarks/bench_simulate_cli.py``):
     fitting the margins 0.28 ms a score and a vine 18 µs a pair of systems and topic;
-    a trial 0.24 s with the vine (its pairs × topics), 1.5 ms with the Gaussian copula
+    a trial 58 ms with the vine (its pairs × topics; numpy's inverse Rosenblatt transform,
+    0.21 s with one pyvinecopulib call a trial), 1.5 ms with the Gaussian copula
     (its scores); the diagnostics 0.16 s a trial (pairwise τ, at most 50 trials);
     writing 3 ns a byte (chunk by chunk, as the trials are drawn).
 
     Examples
     --------
     >>> costs = job_costs(50, 50, 129, 2000, "vine")
-    >>> costs["simulate"] / sum(costs.values()) > 0.95  # the vine's draws dominate
+    >>> costs["simulate"] / sum(costs.values()) > 0.85  # the vine's draws dominate
     True
     """
     pairs = n_systems * (n_systems - 1) / 2
@@ -98,7 +99,7 @@ def job_costs(observed_topics: int, n_topics: int, n_systems: int, trials: int,
     return {
         "fit": 25_000 * n_systems * observed_topics + (1_600 * pairs * observed_topics
                                                        if vine else 0),
-        "simulate": trials * n_topics * (52 * pairs if vine else 22 * n_systems),
+        "simulate": trials * n_topics * (13 * pairs if vine else 22 * n_systems),
         "diagnostics": min(trials, 50) * n_systems**2 * n_topics**2 / 3,
         "write": 0.3 * 8 * trials * n_topics * n_systems,
     }

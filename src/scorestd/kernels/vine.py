@@ -11,7 +11,7 @@ The structure is read as ``vinecopulib`` stores it: the variables in natural ord
 Every step of the recursion is one pair copula applied to all points at once, so the
 cost of Python per step is shared by every point (trials × topics). The pair copulas
 are those of :mod:`.pair_copulas`; an edge of a family that module does not have is
-computed by a caller-supplied function (``fallback``), counted in :attr:`VinePlan.fallback`.
+computed by a caller-supplied function (``fallback``), counted in ``VinePlan.fallback``.
 """
 
 from __future__ import annotations
