@@ -20,15 +20,22 @@ def _blocks(language: str) -> list[str]:
 
 
 def test_the_python_example_runs_and_its_claim_holds():
-    (code,) = _blocks("python")
+    first, per_slice = _blocks("python")
     namespace: dict = {}
-    exec(code.replace("trials=100", "trials=10"), namespace)  # trial 7 is shown
+    exec(first.replace("trials=100", "trials=10"), namespace)  # trial 7 is shown
     sims, tests = namespace["sims"], namespace["tests"]
     assert namespace["means"].dims == ("trial", "system", "measure")
     import scorestd
 
     one = scorestd.compare(sims.sel(trial=3, drop=True), baseline="run1")
     assert (tests.p_value.sel(trial=3, drop=True) == one.p_value).all()
+    # one object per slice: a PerSlice, by label and by dim name, tabulated per trial
+    exec(per_slice.replace("trials=20", "trials=4"), namespace)
+    fits, power = namespace["fits"], namespace["power"]
+    assert isinstance(fits, scorestd.PerSlice) and fits.dims == ("trial",)
+    assert fits[3] is fits.sel(trial=3) and len(fits) == 4
+    assert repr(fits).startswith("PerSlice of fit_simulator over trial (4 slices):")
+    assert scorestd.table(power).values.index.names[0] == "trial"
 
 
 @pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
@@ -36,9 +43,10 @@ def test_the_console_examples_run(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     commands = [line[2:] for block in _blocks("console") for line in block.splitlines()
                 if line.startswith("$ ")]
-    assert len(commands) == 7
+    assert len(commands) == 8
     for command in commands:
         argv = shlex.split(command)
         assert argv[0] == "scorestd"
         assert main(argv[1:]) == 0, (command, capsys.readouterr().err)
     assert (tmp_path / "sims.nc").exists() and (tmp_path / "estd.png").exists()
+    assert "significant" in (tmp_path / "across.md").read_text()  # compare over the trials

@@ -14,7 +14,7 @@ import pytest
 import scorestd
 
 NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "which_distribution.ipynb"
-REDUCED = "CHAINS = 2\nDRAWS = 200\nWARMUP = 100\nSEED = 2026\n"
+REDUCED = "CHAINS = 2\nDRAWS = 200\nTHIN = 1\nWARMUP = 100\nSEED = 2026\n"
 DATA = {"robust2004 AP": ("robust2004", "ap"), "robust2004 nDCG": ("robust2004", "ndcg"),
         "web2012 ERR@20": ("web2012", "err20"), "adhoc8 P@10": ("adhoc8_p10", "p10")}
 
@@ -64,6 +64,7 @@ def test_committed_notebook_is_executed_at_full_size():
     nb = nbformat.read(NOTEBOOK, as_version=4)
     params = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
     assert "CHAINS = 4" in params.source and "DRAWS = 2000" in params.source
+    assert "THIN = 2" in params.source
     text = _text(nb)
     _check_data_lines(text)
     # at these sizes every fit passes the convergence gate, its zero part included

@@ -221,6 +221,7 @@ def compare_likelihoods(
     check_option(cells, ComparisonCells, "cells")
     if workers is not None:
         workers = check_count("workers", workers)
+    given: dict = {}
     if isinstance(data, Mapping):
         given = dict(data)
         for name, fit in given.items():
@@ -244,7 +245,7 @@ def compare_likelihoods(
         tasks = {str(lk): (_fit_task, (data, str(lk), options, memory, cells))
                  for lk in likelihoods}
     done = run_tasks(tasks, workers)
-    fits = {name: fit for name, (fit, _) in done.items()}
+    fits = {name: given.get(name) or fit for name, (fit, _) in done.items()}
     check_same_data(fits, "compare_likelihoods")
     y = next(iter(fits.values())).observed_data["score"].values
     atoms = int(np.sum((y == 0.0) | (y == 1.0)))
@@ -283,8 +284,8 @@ def _fit_task(data, likelihood: str, options: dict, memory, cells: str):
 
 
 def _loo_task(fit: CrossedPosterior, memory, cells: str):
-    """A given fit and its LOO."""
-    return fit, loo(fit, memory=memory, cells=cells)
+    """A given fit's LOO (the fit itself is not sent back)."""
+    return None, loo(fit, memory=memory, cells=cells)
 
 
 #: Relative cost of a fit by likelihood: the costliest are started first, so that the

@@ -44,7 +44,7 @@ def bandwidth(values: np.ndarray, rule: str = "silverman") -> np.ndarray:
     >>> bandwidth(x).round(4).tolist(), bandwidth(x, "scott").round(4).tolist()
     ([0.022], [0.026])
     >>> bandwidth(x, "plugin").round(4).tolist()
-    [0.0235]
+    [0.0263]
     """
     check_option(rule, BandwidthRule, "bandwidth")
     if rule == "plugin":
