@@ -526,3 +526,21 @@ def test_goodness_of_fit_decides_the_unit_interval_per_slice(cube, stretch):
                             first.std(1, ddof=1, keepdims=True)).sum(1)  # topic × measure
     np.testing.assert_allclose(whole["loglik"].isel({d: 0 for d in cube.dims[:-3]})
                                .sel(model="normal").transpose("topic", "measure"), raw)
+
+
+@pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
+@pytest.mark.parametrize("name", ["estd_stability", "topic_set_validation"])
+def test_a_file_with_extra_dims_is_mapped_as_its_cube_is(name, tmp_path):
+    # The studies take a score file as they take a cube: its trial dim is mapped over,
+    # not handed whole to the simulator's fit (which returns one fit per trial).
+    rng = np.random.default_rng(11)
+    cube = _cube_with_extra_dims(np.round(rng.beta(2, 4, size=(2, 10, 6, 2)), 4) + 1e-3,
+                                 {"trial": [0, 1]})
+    path = tmp_path / "sims.nc"
+    scorestd.save(cube, path)
+    call = PER_SLICE_CALLS[name]
+    from_file = call(str(path))
+    from_cube = call(scorestd.load(path))
+    assert isinstance(from_file, scorestd.PerSlice) and from_file.dims == ("trial",)
+    for trial in (0, 1):
+        _assert_same(from_file[trial], from_cube[trial], name)

@@ -73,3 +73,18 @@ def test_distributions_have_a_key_of_dot_box_and_whiskers_that_hides_nothing(adh
     for ax in fig.axes[3:7]:  # under the panels' axis labels
         assert ax.get_legend() is None
         assert key.y1 <= _extent(ax.xaxis.label, renderer).y0
+
+
+@pytest.mark.parametrize("models", [["normal"], ["normal", "uniform", "empirical"]])
+def test_figure1_labels_stay_inside_the_saved_figure(adhoc8_ap, models):
+    # With one model the figure is narrow: margins set as fractions of its width clipped
+    # the y labels on the left and the colour bar's label on the right.
+    fig = scorestd.plot_standardization(adhoc8_ap, models)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    texts = [ax.yaxis.label for ax in fig.axes] + [ax.xaxis.label for ax in fig.axes]
+    texts += [t for ax in fig.axes for t in ax.get_yticklabels() if t.get_text()]
+    for text in texts:
+        box = _extent(text, renderer)
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.x1, text.get_text()
+        assert box.y0 >= 0 and box.y1 <= fig.bbox.y1, text.get_text()

@@ -14,7 +14,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import os
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +43,21 @@ def _standardize(model, x: np.ndarray) -> np.ndarray:
     if model is None:
         return x
     return model.transform(x, degenerate="unstandardized")
+
+
+def _reads_files_first(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Read a score file or bundled dataset name into its cube before the call, so that the
+    file's extra dims (a simulated file's ``trial``) are mapped over as a cube's are."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if args and isinstance(args[0], str | os.PathLike):
+            args = (collection_from(args[0])[1], *args[1:])
+        elif isinstance(kwargs.get("scores"), str | os.PathLike):
+            kwargs["scores"] = collection_from(kwargs["scores"])[1]
+        return func(*args, **kwargs)
+
+    return wrapper
 
 
 def _as_simulator(scores: Any, measure: str | None) -> Simulator:
@@ -90,6 +107,7 @@ class TopicSetValidation(Experiment):
         return finish_figure(fig, d, path)
 
 
+@_reads_files_first
 @maps_extra_dims()
 def topic_set_validation(
     scores: Any,
@@ -242,6 +260,7 @@ class EstdStability(Experiment):
         return finish_figure(fig, self.data, path)
 
 
+@_reads_files_first
 @maps_extra_dims()
 def estd_stability(
     scores: Any,

@@ -226,18 +226,23 @@ def plot_standardization(
     cube = _one_measure(scores, measure)
     ref = None if reference is None else _one_measure(reference, measure)
     instances = [instantiate(m) for m in models]
-    fig = plt.figure(figsize=(3.2 * (len(instances) + 1), 6.6))
+    width = 3.2 * (len(instances) + 1)
+    fig = plt.figure(figsize=(width, 6.6))
     top, bottom = fig.subfigures(2, 1)
     top_axes = np.atleast_1d(top.subplots(1, len(instances)))
     bottom_axes = np.atleast_1d(bottom.subplots(1, len(instances) + 1, sharey=False))
-    # Fixed margins: a layout engine would cost more than the drawing itself. The top
-    # row leaves room for the figure's title above the panel titles and for the colour
-    # bar on the right.
-    top.subplots_adjust(left=0.06, right=0.9, bottom=0.16, top=0.8, wspace=0.3)
-    bottom.subplots_adjust(left=0.06, right=0.98, bottom=0.2, top=0.88, wspace=0.3)
+    # Fixed margins (a layout engine would cost more than the drawing itself), set in
+    # inches so that a figure of one model has room for its y labels and for the colour
+    # bar with its label on the right, as one of three does. The top row leaves room for
+    # the figure's title above the panel titles.
+    left = 0.77 / width
+    top.subplots_adjust(left=left, right=1 - 1.28 / width, bottom=0.16, top=0.8, wspace=0.3)
+    bottom.subplots_adjust(left=left, right=1 - 0.26 / width, bottom=0.2, top=0.88,
+                           wspace=0.3)
     for ax, model in zip(top_axes, instances, strict=True):
         plot_mapping(cube, model, reference=ref, ax=ax)
-    _topic_colour_bar(top, cube, top.add_axes((0.92, 0.16, 0.012, 0.64)))
+    colour_bar = (1 - 1.02 / width, 0.16, 0.154 / width, 0.64)
+    _topic_colour_bar(top, cube, top.add_axes(colour_bar))
     order = _topic_order(cube)
     plot_topic_distributions(cube, order=order, ax=bottom_axes[0], title="raw", key=False)
     for ax, model in zip(bottom_axes[1:], instances, strict=True):
