@@ -19,12 +19,11 @@ from .._options import check_count, check_probability
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.table import Table
-from ..mapping import maps_extra_dims
-from ..per_slice import PerSlice
+from ..mapping import PerSlice, maps_extra_dims
 from ..score_cube import extra_dims_of
 from .means import means_table
 from .significance import significance_table, system_letters
-from .slices import stack_slices, stack_tables
+from .slices import pick_slice, stack_slices, stack_tables
 from .summary import frame_table, pairs_table, summary_table, topic_set_size_table
 
 __all__ = ["Table", "frame_table", "means_table", "pairs_table", "significance_table",
@@ -144,6 +143,4 @@ def _slice_of(scores: Any, where: dict) -> Any:
     scores whole when they lack its extra dims)."""
     if not isinstance(scores, xr.DataArray) or not set(where) <= set(scores.dims):
         return scores
-    by_label = {d: v for d, v in where.items() if d in scores.coords}
-    by_position = {d: v for d, v in where.items() if d not in scores.coords}
-    return scores.sel(by_label, drop=True).isel(by_position, drop=True)
+    return pick_slice(scores, where)

@@ -17,7 +17,7 @@ import xarray as xr
 from ..errors import ScoreDataError
 from ..io.table import Table
 
-__all__ = ["stack_slices", "stack_tables"]
+__all__ = ["pick_slice", "stack_slices", "stack_tables"]
 
 
 def stack_slices(make: Callable[..., Table], objects: Sequence[Any],
@@ -46,7 +46,7 @@ def stack_slices(make: Callable[..., Table], objects: Sequence[Any],
     keys, tables = [], []
     for combination in itertools.product(*labels):
         where = dict(zip(extra, combination, strict=True))
-        slices = [_pick(o, where) if set(extra) <= set(o.dims) else o for o in objects]
+        slices = [pick_slice(o, where) if set(extra) <= set(o.dims) else o for o in objects]
         keys.append(combination if len(extra) > 1 else combination[0])
         tables.append(make(*slices))
     return stack_tables(tables, keys, extra)
@@ -88,7 +88,8 @@ def _labels(obj: xr.DataArray | xr.Dataset, dim: Hashable) -> list:
     return list(range(obj.sizes[dim]))
 
 
-def _pick(obj: xr.DataArray | xr.Dataset, where: dict) -> Any:
+def pick_slice(obj: xr.DataArray | xr.Dataset, where: dict) -> Any:
+    """The slice ``where`` (``{dim: label}``, by position for a dim without labels)."""
     by_label = {d: v for d, v in where.items() if d in obj.coords}
     by_position = {d: v for d, v in where.items() if d not in obj.coords}
     return obj.sel(by_label, drop=True).isel(by_position, drop=True)
