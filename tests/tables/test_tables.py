@@ -248,3 +248,15 @@ def test_pairs_table_of_a_bayesian_comparison(adhoc8_ap):
     assert table.notes["prob_greater"].startswith("P(delta > 0")
     frequentist = scorestd.tables.pairs_table(scorestd.compare(ap, correction="holm"))
     assert " 2.51e-15 |" in frequentist.to_markdown()  # p-values in significant digits
+
+
+def test_standard_errors_keep_significant_digits():
+    # A Monte Carlo SE of 600,000 trials (about 0.0003) printed as 0.000 at 3 decimals.
+    import pandas as pd
+
+    from scorestd.tables import frame_table
+
+    frame = pd.DataFrame({"type1": [0.0481], "type1 se": [0.000276], "se": [0.0123]})
+    row = frame_table(frame).to_markdown().splitlines()[-1]
+    assert [cell.strip() for cell in row.strip("|").split("|")][1:] == ["0.048", "0.00028",
+                                                                         "0.012"]

@@ -134,6 +134,13 @@ def frame_table(frame: pd.DataFrame | xr.DataArray | pd.Series, *, caption: str 
     elif isinstance(frame, pd.Series):
         frame = frame.to_frame(frame.name if frame.name is not None else "value")
     notes.update({str(k): str(v) for k, v in frame.attrs.get("columns", {}).items()})
+    # a standard error far below the last decimal (Monte Carlo errors of large studies)
+    # would print as 0: such a column gets significant digits, not decimals
+    for column in frame.columns:
+        if str(column) == "se" or str(column).endswith((" se", "_se")):
+            values = pd.to_numeric(frame[column], errors="coerce").abs()
+            if ((values > 0) & (values < 10.0 ** (1 - digits))).any():
+                formats[str(column)] = "{:#.2g}"
     return Table(frame, caption=caption or str(frame.attrs.get("caption", "")), notes=notes,
                  digits=digits, formats=formats)
 
