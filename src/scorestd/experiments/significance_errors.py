@@ -312,17 +312,17 @@ def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *
             "support": pool.support, "B": B, "root": root}
     if study is not None:  # one progress bar over the whole study; chunks saved as they end
         return study.run(cell, keep, functools.partial(
-            _counts, data=data, batch_size=batch_size, client=client), desc)
+            _block_counts, data=data, batch_size=batch_size, client=client), desc)
     out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
                       progress=progress, client=client, desc=desc)
     return {k: v.sum(axis=0) for k, v in out.items()}
 
 
-def _counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size, client
-            ) -> dict[str, np.ndarray]:
-    out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
-                      progress=False, client=client)
-    return {k: v.sum(axis=0) for k, v in out.items()}
+def _block_counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size, client
+                  ) -> dict[str, np.ndarray]:
+    """The counts of each block (first axis), for a study's chunks."""
+    return run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
+                       progress=False, client=client)
 
 
 @dataclass(frozen=True, repr=False)
