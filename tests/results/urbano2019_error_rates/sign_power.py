@@ -122,6 +122,9 @@ def main() -> None:
     ap.add_argument("--variant", action="append", default=None)
     ap.add_argument("--r-failures", default=None,
                     help="CSV (exp_margin,target,failed) written by r_transform.R")
+    ap.add_argument("--dump", default=None,
+                    help="write the default trials' baseline and experimental scores here "
+                         "(CSV, one trial a row: b_1..b_n, e_1..e_n) for r_tests.R")
     ap.add_argument("--export", default=None,
                     help="write the design's transform problems for r_transform.R here")
     args = ap.parse_args()
@@ -148,37 +151,90 @@ def main() -> None:
             design.exp_tables = coarse(design.exp_tables)
             design.base_tables = coarse(design.base_tables)
             design.__post_init__()
-        elif variant != "default":
+        elif variant not in ("default", "pyvinecopulib-draws"):
             raise SystemExit(f"unknown variant {variant!r}")
         base, exp, group, pair = draw(design, mp, args.n_topics, args.trials, args.seed)
+        if variant == "pyvinecopulib-draws":
+            base, exp = redraw_with_pyvinecopulib(design, mp, group, pair, args.n_topics,
+                                                  args.seed)
         if path:
             pool.save(path)
         d = exp - base
+        if variant == "default" and args.dump:
+            np.savetxt(args.dump, np.hstack([base, exp]), delimiter=",", fmt="%.17g")
+            reject, valid = decide(d)
+            np.savetxt(Path(args.dump).with_suffix(".decisions.csv"),
+                       np.hstack([reject[:, :, :].transpose(2, 0, 1).reshape(len(d), -1),
+                                  valid.T]).astype(int), delimiter=",", fmt="%d",
+                       header=",".join([f"{t}{k}" for t in "tws" for k in (1, 2)]
+                                       + [f"valid_{t}" for t in "tws"]), comments="")
         rows += summary(variant, d, pub)
         if variant == "default":
-            rows += breakdowns(mp, design, d, group, pair, args.delta)
+            split = breakdowns(mp, design, d, group, pair, args.delta)
     table = pd.DataFrame(rows)
     with pd.option_context("display.width", 200, "display.max_columns", 20,
                            "display.max_rows", 500):
         print(table.round(4).to_string(index=False))
+        if "default" in variants:
+            print("\n# default trials split (two-tailed power at α = .05)")
+            print(split.round(4).to_string(index=False))
 
 
-def breakdowns(mp, design, d, group, pair, delta) -> list[dict]:
-    """The default trials split by transform direction, copula family, margin family."""
+def redraw_with_pyvinecopulib(design, mp, group, pair, n_topics: int, seed: int):
+    """The same trials (pairs, margins) with each pair copula drawn by pyvinecopulib's
+    own ``Bicop.simulate`` instead of :mod:`scorestd.kernels.pair_copulas`."""
+    import pyvinecopulib as pv
+
+    n_params = {"indep": 0, "gaussian": 1, "student": 2, "clayton": 1, "gumbel": 1,
+                "frank": 1, "joe": 1, "bb1": 2, "bb6": 2, "bb7": 2, "bb8": 2, "tawn": 3}
+    uu = np.empty((len(pair), n_topics, 2))
+    for k, p in enumerate(np.unique(pair)):
+        rows = np.flatnonzero(pair == p)
+        code, rot, *par = design.copulas[p, :5]
+        name = pair_copulas.FAMILIES[int(code)]
+        kw = ({"parameters": np.array(par[:n_params[name]])[:, None]} if n_params[name]
+              else {})
+        cop = pv.Bicop(family=getattr(pv.BicopFamily, name), rotation=int(rot), **kw)
+        draws = np.asarray(cop.sample(len(rows) * n_topics, seeds=[seed, k]))
+        uu[rows] = draws.reshape(len(rows), n_topics, 2)
+    flip = (design.keys[pair, 1] > design.keys[pair, 2])[:, None, None]
+    uu = np.where(flip, uu[..., ::-1], uu)
+    base = _grid.table_inverse(design.base_tables, uu[..., 0],
+                               rows=design.base_margin[group][:, None], support=mp.support,
+                               flat=design.base_flat)
+    exp = _grid.table_inverse(design.exp_tables, uu[..., 1],
+                              rows=design.exp_rows[pair][:, None], support=mp.support,
+                              flat=design.exp_flat)
+    return base, exp
+
+
+def breakdowns(mp, design, d, group, pair, delta) -> pd.DataFrame:
+    """The default trials split by transform direction and pair-copula family: share of
+    trials, two-tailed power of each test, ties a trial, the share of wins among the
+    decided differences, and the skew of the differences ((mean − median) / sd)."""
     reject, valid = decide(d)
-    out = []
     exp_mean = mp.means[mp.offsets[design.keys[:, 0]] + design.keys[:, 2]]
     base_mean = mp.means[design.base_margin[group]]
     up = exp_mean[pair] < base_mean + delta  # experimental moved up (G = F^a)
     fam = np.array(family_names(design.copulas[pair, 0]))
-    splits = {"moved up": up, "moved down": ~up}
+    splits = {"all": np.ones(len(d), bool), "moved up": up, "moved down": ~up}
     for f in sorted(set(fam)):
         splits[f"copula {f}"] = fam == f
+    ties = np.abs(d) <= se._SIGN_MIN_DIFF
+    wins = d > se._SIGN_MIN_DIFF
+    skew = (d.mean(axis=1) - np.median(d, axis=1)) / d.std(axis=1, ddof=1)
+    rows = []
     for label, m in splits.items():
-        rows = summary(f"  {label} ({m.mean():.1%})", d[m], None,
-                       (reject[:, :, m], valid[:, m]))
-        out += [r for r in rows if r["tails"] == 2]
-    return out
+        row = {"trials": label, "share": m.mean()}
+        for k, test in enumerate(TESTS):
+            ok = valid[k] & m
+            row[test] = reject[k, 1][ok].mean()
+        row["sign - t"] = row["sign"] - row["paired_t"]
+        row["ties/trial"] = ties[m].mean() * d.shape[1]
+        row["wins/decided"] = wins[m].sum() / (~ties[m]).sum()
+        row["skew"] = skew[m].mean()
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def export(mp, delta: float, folder: Path) -> None:
