@@ -120,6 +120,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2019)
     ap.add_argument("--pool", default=None, help=".npz of fitted pair copulas (kept)")
     ap.add_argument("--variant", action="append", default=None)
+    ap.add_argument("--pair-families", default=None,
+                    help="ErrorRatePool(pair_families=...): the pair copulas' family set")
     ap.add_argument("--r-failures", default=None,
                     help="CSV (exp_margin,target,failed) written by r_transform.R")
     ap.add_argument("--dump", default=None,
@@ -133,10 +135,15 @@ def main() -> None:
         else ["web2010", "web2011", "web2012", "web2013"]
     cubes = {n: scorestd.datasets.load(n) for n in names}
     path = Path(args.pool) if args.pool else None
-    pool = ErrorRatePool.load(path, cubes) if path and path.exists() else ErrorRatePool(cubes)
+    kw = {"pair_families": args.pair_families} if args.pair_families else {}
+    pool = (ErrorRatePool.load(path, cubes) if path and path.exists()
+            else ErrorRatePool(cubes, **kw))
+    if args.pair_families and getattr(pool, "pair_families", None) != args.pair_families:
+        raise SystemExit(f"pool file {path} was fitted with other pair families")
     mp = pool[args.measure]
     pub = published(args.measure, args.n_topics, args.delta)
     print(f"# {args.measure}, n = {args.n_topics}, δ = {args.delta:g}, α = {ALPHA}, "
+          f"pair families {getattr(pool, 'pair_families', 'vinecopulib')}, "
           f"{args.trials} trials, seed {args.seed}; published: reference.csv "
           "(167,000 trials a cell)")
     if args.export:
