@@ -34,7 +34,7 @@ import numpy as np
 from scipy import optimize, stats
 
 __all__ = ["BicopCandidate", "bicopselect", "bicopselect_candidates", "fit_tawn_type",
-           "preselected_families"]
+           "preselected_families", "vinecopula_family"]
 
 #: VineCopula's family codes (``allfams``).
 ALL_FAMILIES = (0, *range(1, 11), 13, 14, *range(16, 21), 23, 24, *range(26, 31), 33, 34,
