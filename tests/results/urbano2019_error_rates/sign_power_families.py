@@ -72,7 +72,7 @@ def main() -> None:
     pools = {}
     for measure, n, delta in cells:
         pub = published(measure, n, delta)
-        rows = {}
+        rows, decisions = {}, {}
         for families in FAMILY_SETS:
             if (measure, families) not in pools:
                 pools[measure, families] = pool_for(measure, families, folder)
@@ -84,6 +84,7 @@ def main() -> None:
                 pool.save(path)
             r = paired_decisions(exp - base, [ALPHA], TESTS, resamples=args.B,
                                  min_diff=se._SIGN_MIN_DIFF, seed=args.seed)
+            decisions[families] = r
             for k, test in enumerate(TESTS):
                 ok = r.valid[k]
                 for tails in (1, 2):
@@ -94,10 +95,28 @@ def main() -> None:
                                                           "published": p})
                     row[families] = rate
                     row[f"z {families}"] = (rate - p) / sd
+        # the change between family sets on the same trials, with its paired standard
+        # error (trials valid under both), and the same for the sign − t gap
+        a, b = (decisions[f] for f in FAMILY_SETS)
+        t_index = TESTS.index("paired_t")
+        for k, test in enumerate(TESTS):
+            ok = a.valid[k] & b.valid[k] & a.valid[t_index] & b.valid[t_index]
+            for tails in (1, 2):
+                x = (b.reject[k, tails - 1, ok, 0].astype(float)
+                     - a.reject[k, tails - 1, ok, 0])
+                g = x - (b.reject[t_index, tails - 1, ok, 0].astype(float)
+                         - a.reject[t_index, tails - 1, ok, 0])
+                row = rows[test, tails]
+                row["change"] = x.mean()
+                row["change se"] = x.std(ddof=1) / np.sqrt(ok.sum())
+                row["change - t's"] = g.mean()
+                row["its se"] = g.std(ddof=1) / np.sqrt(ok.sum())
         table = pd.DataFrame(list(rows.values()))
         print(f"\n## {measure}, n = {n}, δ = {delta:g}")
         print(table.round({"published": 4, **{f: 4 for f in FAMILY_SETS},
-                           **{f"z {f}": 2 for f in FAMILY_SETS}}).to_string(index=False))
+                           **{f"z {f}": 2 for f in FAMILY_SETS}, "change": 4,
+                           "change se": 4, "change - t's": 4, "its se": 4}
+                          ).to_string(index=False))
         sys.stdout.flush()
 
 
