@@ -120,7 +120,7 @@ def summary(name: str, d: np.ndarray, pub: pd.Series | None, mask=None) -> list[
 
 
 def coarse(tables: np.ndarray, step: float = 0.01) -> np.ndarray:
-    nodes = np.linspace(0.0, 1.0, int(round(1 / step)) + 1)
+    nodes = np.linspace(0.0, 1.0, round(1 / step) + 1)
     at = np.array([np.interp(nodes, _grid.X, row) for row in tables])
     return np.array([np.interp(_grid.X, nodes, row) for row in at])
 
