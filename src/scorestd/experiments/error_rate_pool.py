@@ -29,6 +29,7 @@ from ..errors import OptionError, ScoreDataError, ScorestdWarning, warn
 from ..io.atomic import atomic_output
 from ..io.netcdf import content_digest
 from ..kernels import pair_copulas
+from ..measures import find_measure
 from ..simulation.copula import GaussianCopula, fit_pair_copula
 from ..simulation.fitting import fit_margins, one_measure
 
@@ -124,7 +125,8 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
     tables, means, observed, corr, names, sizes, scores = [], [], [], [], [], [], []
     failures, families, support = 0, {}, None
     for name, cube in cubes.items():
-        if measure not in [str(m) for m in cube[MEASURE].values]:
+        if find_measure(measure, cube[MEASURE].values, what=f"collection {name!r}",
+                        required=False) is None:
             continue
         kept = prepare_collection(cube, measure)
         if kept.sizes[SYSTEM] < 2:

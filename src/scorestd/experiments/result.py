@@ -13,6 +13,7 @@ import xarray as xr
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.figures import save_figure
+from ..measures import find_measure
 from ..score_cube import validate
 
 __all__ = ["ALPHAS", "Experiment", "single_measure"]
@@ -28,14 +29,7 @@ def single_measure(scores: Any, measure: str | None) -> xr.DataArray:
     would silently bias, so missing scores are an error here.
     """
     cube = validate(scores)
-    measures = cube[MEASURE].values.tolist()
-    if measure is None:
-        if len(measures) != 1:
-            raise ScoreDataError(f"the scores have several measures {measures}: pick one "
-                                 f"with measure=")
-        measure = measures[0]
-    if measure not in measures:
-        raise ScoreDataError(f"measure {measure!r} not in the scores; available: {measures}")
+    measure = find_measure(measure, cube[MEASURE].values)  # regardless of case
     one = cube.sel({MEASURE: [measure]}).transpose(TOPIC, SYSTEM, MEASURE)
     if hasattr(one.data, "compute"):  # a dask-backed cube: the engine needs its values
         one = one.compute()
