@@ -16,7 +16,7 @@ from ..io.figures import save_figure
 from ..measures import find_measure
 from ..score_cube import validate
 
-__all__ = ["ALPHAS", "Experiment", "single_measure"]
+__all__ = ["ALPHAS", "Experiment", "data_label", "single_measure"]
 
 #: Significance levels of Urbano et al. (2019): 0.001…0.009, 0.01…0.09 and 0.1.
 ALPHAS = np.round(np.concatenate([np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, [0.1]]), 3)
@@ -98,11 +98,33 @@ def density_panel(ax, samples: dict[str, np.ndarray], xlabel: str) -> None:
     ax.legend(fontsize="small")
 
 
+def data_label(cube: xr.DataArray) -> str:
+    """What an experiment ran on, in words: the collection (a bundled dataset's name, a
+    file's stem), else the file read, else ``"scores"``; a simulated collection says
+    so, and the slice of a file with extra dims (``--select trial=3``) follows.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> data_label(scorestd.datasets.load("adhoc8_ap"))
+    'adhoc8'
+    >>> data_label(scorestd.cube([[0.5]], attrs={"simulated": "scorestd.simulate",
+    ...                                          "source": "adhoc8", "slice": "trial 3"}))
+    'simulated from adhoc8 (trial 3)'
+    """
+    attrs = cube.attrs
+    label = str(attrs.get("collection") or "")
+    if not label and attrs.get("source"):
+        label = f"{'simulated from ' if attrs.get('simulated') else ''}{attrs['source']}"
+    label = label or "scores"
+    return f"{label} ({attrs['slice']})" if attrs.get("slice") else label
+
+
 def design_attrs(cube: xr.DataArray, name: str, **sizes: Any) -> dict[str, Any]:
     """The attrs recording what an experiment ran on."""
     return {
         "experiment": name,
-        "data": str(cube.attrs.get("collection", cube.attrs.get("source", "scores"))),
+        "data": data_label(cube),
         "measure": str(cube["measure"].values[0]),
         "n_systems": int(cube.sizes["system"]),
         **sizes,
