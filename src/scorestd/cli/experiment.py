@@ -6,7 +6,7 @@ import argparse
 import contextlib
 from typing import Any, get_args
 
-from .._options import SimulationCopula
+from .._options import PairFamilies, SimulationCopula
 from ..errors import ScorestdError
 from ._common import (
     add_command,
@@ -92,6 +92,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     er.add_argument("--copula", choices=get_args(SimulationCopula), default="vine",
                     help="dependence of a pair of runs: vine (default: a copula per pair by "
                          "AIC, as the paper) or gaussian (fast, exchangeable)")
+    er.add_argument("--pair-families", choices=get_args(PairFamilies), default="vinecopulib",
+                    help="family set of the pair copulas: vinecopulib (default: "
+                         "pyvinecopulib's parametric families) or bicopselect (R "
+                         "VineCopula's BiCopSelect defaults, the paper's: two two-parameter "
+                         "Tawn types)")
     er.add_argument("--pool",
                     help="a .npz file of fitted pair copulas: read if it exists, written "
                          "with every pair fitted (a later study on the same collections "
@@ -188,7 +193,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
               "B": args.resamples or 2000, "seed": args.seed, "batch_size": args.batch_size,
               "memory": args.memory, "progress": False if args.no_progress else None,
               "deltas": deltas, "copula": args.copula, "results_dir": args.results_dir,
-              "pool": args.pool}
+              "pool": args.pool, "pair_families": args.pair_families}
     if args.full_size:
         kwargs.update(trials=FULL_SIZE["trials"], trials_type2=FULL_SIZE["trials_type2"],
                       B=args.resamples or FULL_SIZE["B"],
