@@ -174,16 +174,17 @@ class _Component:
         start = np.where(self.sign != 0, self.bound, centre)
         self.x = np.broadcast_to(start, (n_chains, self.latent.size)).copy()
         self.fixed_residual = priors.residual.fixed
+        # each latent cell's row and column among all chains' (for the sums by bincount)
+        chain = np.arange(n_chains)[:, None]
+        self.row_of = (chain * self.n_t + self.t_idx).ravel()
+        self.col_of = (chain * self.n_s + self.s_idx).ravel()
 
     # -- sufficient statistics of the completed matrix -----------------------------
     def _statistics(self):
         c, n_t, n_s = self.x.shape[0], self.n_t, self.n_s
-        row = self.base_row + np.bincount(
-            (np.arange(c)[:, None] * n_t + self.t_idx).ravel(), self.x.ravel(),
-            minlength=c * n_t).reshape(c, n_t)
-        col = self.base_col + np.bincount(
-            (np.arange(c)[:, None] * n_s + self.s_idx).ravel(), self.x.ravel(),
-            minlength=c * n_s).reshape(c, n_s)
+        x = self.x.ravel()
+        row = self.base_row + np.bincount(self.row_of, x, minlength=c * n_t).reshape(c, n_t)
+        col = self.base_col + np.bincount(self.col_of, x, minlength=c * n_s).reshape(c, n_s)
         ss = self.base_ss + np.einsum("ck,ck->c", self.x, self.x)
         return _centred(row, col, ss)
 
