@@ -23,12 +23,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import PairFamilies, SimulationCopula, check_option
+from .._options import PairFamilies, SimulationCopula, check_fits_memory, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, ScorestdWarning, warn
 from ..io.atomic import atomic_output
 from ..io.netcdf import content_digest
 from ..kernels import pair_copulas
+from ..measures import find_measure
 from ..simulation.copula import GaussianCopula, fit_pair_copula
 from ..simulation.fitting import fit_margins, one_measure
 
@@ -36,6 +37,9 @@ __all__ = ["ErrorRatePool", "prepare_collection"]
 
 #: Pair copulas fitted per task on a cluster (each fit takes about 15 ms).
 PAIRS_PER_TASK = 256
+#: Bytes of one pair's copula as a client gathers it: a row of six float64 in an array
+#: object of its own (``sys.getsizeof(np.zeros(6))``).
+GATHERED_BYTES_PER_PAIR = 160
 #: Columns of a fitted pair copula: family code, rotation, three parameters, Kendall τ.
 _ROW = 6
 
@@ -84,16 +88,22 @@ class MeasurePool:
     fallbacks: int = 0
     pair_families: str = "vinecopulib"
 
-    def pair_copulas(self, keys: np.ndarray, client: Any = None) -> np.ndarray:
+    def pair_copulas(self, keys: np.ndarray, client: Any = None,
+                     memory: int | str | None = None) -> np.ndarray:
         """Rows ``(P, 6)`` (family code, rotation, parameters, τ) of the copula of each
         ``(collection, i, j)`` (``i < j``), fitted the first time it is asked for.
 
         The fits are independent and deterministic (ties broken at random with a
         generator seeded by the pair): with a ``client`` the new ones are shared out
-        among the cluster's workers (the same copulas, sooner).
+        among the cluster's workers (the same copulas, sooner). What the client gathers
+        back is checked against the memory budget ``memory`` (as
+        :func:`scorestd.simulate`'s) before anything is submitted.
         """
         new = [key for key in dict.fromkeys(map(tuple, keys.tolist())) if key not in self.fitted]
         if client is not None and len(new) > PAIRS_PER_TASK:
+            check_fits_memory(len(new) * GATHERED_BYTES_PER_PAIR, memory,
+                              f"the copulas of {len(new)} pairs gathered from the cluster",
+                              instead="fit fewer pairs at once")
             [scores] = client.scatter([self.scores], broadcast=True)
             parts = [new[a:a + PAIRS_PER_TASK] for a in range(0, len(new), PAIRS_PER_TASK)]
             futures = client.map(_fit_pairs, parts, scores=scores,
@@ -128,7 +138,8 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
     tables, means, observed, corr, names, sizes, scores = [], [], [], [], [], [], []
     failures, families, support = 0, {}, None
     for name, cube in cubes.items():
-        if measure not in [str(m) for m in cube[MEASURE].values]:
+        if find_measure(measure, cube[MEASURE].values, what=f"collection {name!r}",
+                        required=False) is None:
             continue
         kept = prepare_collection(cube, measure)
         if kept.sizes[SYSTEM] < 2:
