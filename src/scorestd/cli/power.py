@@ -46,8 +46,24 @@ def run(args: argparse.Namespace) -> int:
     name = getattr(result, "name", None) or next(
         k for k, v in (("min_diff", args.min_diff), ("n_topics", args.n_topics),
                        ("alpha", alpha), ("power", args.power)) if v is None)
-    print(f"{args.test}: solving for {name}")
+    given = ", ".join(f"{label} = {value:g}" for label, value in (
+        ("min_diff", args.min_diff), ("n_topics", args.n_topics), ("α", alpha),
+        ("power", args.power), ("systems", n_systems)) if value is not None)
+    header = f"{args.test}: solving for {name}, given {given}"
+    print(header)
     frame = as_frame(result, variance, name)
+    kind = getattr(variance, "attrs", {}).get("kind")
+    frame.attrs["columns"] = {
+        "variance": (f"{kind} variance estimated from DATA" if kind
+                     else "the variance given (--variance)"),
+        name: SOLVED[name]}
     print_table(frame, floatfmt="{:.5g}")
-    write_table(frame, args, caption=f"{args.test}: solved for {name}.")
+    write_table(frame, args, caption=f"{header}.")
     return 0
+
+
+#: What the quantity solved for is, for the legend.
+SOLVED = {"n_topics": "topics needed to detect min_diff with the power given (rounded up)",
+          "power": "probability of a significant result when the true difference is min_diff",
+          "min_diff": "smallest true difference detected with the power given",
+          "alpha": "significance level at which the test has the power given"}
