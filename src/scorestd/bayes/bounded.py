@@ -77,20 +77,19 @@ def truncated_normal(a: np.ndarray, b: np.ndarray, u: np.ndarray) -> np.ndarray:
     >>> bool(-1.0 <= x[0] <= 0.5), bool(x[1] >= 2.0)
     (True, True)
     """
-    a, b, u = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float),
-                                  np.asarray(u, float))
+    a, b, u = np.asarray(a, float), np.asarray(b, float), np.asarray(u, float)
     flip = a > -b  # mirrored: −X on [−b, −a] at 1 − u (so that x is the u-quantile)
     lo, hi = np.where(flip, -b, a), np.where(flip, -a, b)
     u = np.where(flip, 1.0 - u, u)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        p_lo = special.ndtr(lo)
-        x = special.ndtri(p_lo + u * (special.ndtr(hi) - p_lo))
-        far = hi < -35.0
-        if np.any(far):
+    p_lo = special.ndtr(lo)
+    x = special.ndtri(p_lo + u * (special.ndtr(hi) - p_lo))
+    far = hi < -35.0
+    if far.any():
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             rate = np.abs(hi)
             tail = hi + np.log(u + (1.0 - u) * np.exp(rate * (lo - hi))) / rate
-            x = np.where(far, tail, x)
-    x = np.clip(x, lo, hi)
+        x = np.where(far, tail, x)
+    x = np.minimum(np.maximum(x, lo), hi)
     return np.where(flip, -x, x)
 
 
@@ -113,33 +112,36 @@ def upper_truncated_normal(b: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.minimum(x, b)
 
 
-def standard_normals(gen: np.random.Generator, out: np.ndarray) -> None:
-    """Fill the 1-D ``out`` with independent standard normals from ``gen``.
+def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> None:
+    """Fill each row ``out[k]`` of a 2-D array with independent standard normals from
+    ``gens[k]`` (and from it only).
 
     The Box–Muller transform (Box & Muller 1958) of an exponential radius and a uniform
     angle: R = √(2E), E ~ Exp(1), and Θ ~ U(0, 2π) give R cos Θ and R sin Θ, two
-    independent N(0, 1). The angle, its cosine and its sine are in single precision (a
-    relative rounding of the draws below 1e-7, where the radius keeps double precision
-    and so the tails): vectorised, this is about twice as fast as numpy's ziggurat
+    independent N(0, 1). The angle's cosine and sine are taken in single precision (a
+    relative rounding of the draws below 1e-7, where the radius keeps double precision,
+    and so the tails): vectorised over the rows, about twice as fast as numpy's ziggurat
     ``standard_normal`` here, which matters where a whole score matrix of latent values
     is drawn at every iteration.
 
     Examples
     --------
-    >>> out = np.empty(5)
-    >>> standard_normals(np.random.default_rng(0), out)
-    >>> out.shape, bool(np.all(np.isfinite(out)))
-    ((5,), True)
+    >>> out = np.empty((2, 5))
+    >>> standard_normals([np.random.default_rng(0), np.random.default_rng(1)], out)
+    >>> bool(np.all(np.isfinite(out)))
+    True
     """
-    n = out.size
+    rows, n = out.shape
     half = (n + 1) // 2
-    radius = gen.standard_exponential(half)
+    radius, angle = np.empty((rows, half)), np.empty((rows, half))
+    for k, gen in enumerate(gens):
+        gen.standard_exponential(out=radius[k])
+        gen.random(out=angle[k])
     radius *= 2.0
     np.sqrt(radius, out=radius)
-    angle = gen.random(half, dtype=np.float32)
-    angle *= np.float32(2.0 * np.pi)
-    np.multiply(radius, np.cos(angle), out=out[:half])
-    np.multiply(radius[:n - half], np.sin(angle[:n - half]), out=out[half:])
+    angle32 = np.multiply(angle, 2.0 * np.pi, dtype=np.float32)
+    np.multiply(radius, np.cos(angle32), out=out[:, :half])
+    np.multiply(radius[:, :n - half], np.sin(angle32[:, :n - half]), out=out[:, half:])
 
 
 class _Component:
@@ -172,16 +174,17 @@ class _Component:
         start = np.where(self.sign != 0, self.bound, centre)
         self.x = np.broadcast_to(start, (n_chains, self.latent.size)).copy()
         self.fixed_residual = priors.residual.fixed
+        # each latent cell's row and column among all chains' (for the sums by bincount)
+        chain = np.arange(n_chains)[:, None]
+        self.row_of = (chain * self.n_t + self.t_idx).ravel()
+        self.col_of = (chain * self.n_s + self.s_idx).ravel()
 
     # -- sufficient statistics of the completed matrix -----------------------------
     def _statistics(self):
         c, n_t, n_s = self.x.shape[0], self.n_t, self.n_s
-        row = self.base_row + np.bincount(
-            (np.arange(c)[:, None] * n_t + self.t_idx).ravel(), self.x.ravel(),
-            minlength=c * n_t).reshape(c, n_t)
-        col = self.base_col + np.bincount(
-            (np.arange(c)[:, None] * n_s + self.s_idx).ravel(), self.x.ravel(),
-            minlength=c * n_s).reshape(c, n_s)
+        x = self.x.ravel()
+        row = self.base_row + np.bincount(self.row_of, x, minlength=c * n_t).reshape(c, n_t)
+        col = self.base_col + np.bincount(self.col_of, x, minlength=c * n_s).reshape(c, n_s)
         ss = self.base_ss + np.einsum("ck,ck->c", self.x, self.x)
         return _centred(row, col, ss)
 
@@ -248,8 +251,7 @@ class _Probit:
        locations without touching the cells);
     2. fresh latent values given η: a plain normal per cell, kept where it has the sign it
        must have, else a draw from the truncated tail (the mixture has exactly the
-       truncated law); the zeros' cells, where the plain normal is mostly rejected, by
-       inverse cdf directly;
+       truncated law);
     3. the parameter-expanded rescaling (:meth:`expand`: ε, locations and effects' sds
        scaled by g; z is rescaled lazily, by a factor per chain);
     4. the interweaving moves of the locations with ε fixed (:meth:`interweave`), whose
@@ -282,8 +284,9 @@ class _Probit:
         self.ones_t, self.ones_s = np.ones(self.n_t), np.ones(self.n_s)
         self.rows_eta = np.ones((c, self.n_t, 2))
         self.cols_eta = np.ones((c, 2, self.n_s))
-        self.zero_rows = np.repeat(np.arange(c), self.zeros.size)
-        self.zero_cols = np.tile(self.zeros, c)
+        self.is_zero = flat > 0
+        self.sigma = np.where(self.is_zero, 1.0, -1.0)
+        self.free = np.flatnonzero(flat == 0)
 
     def initial(self, rngs: list[np.random.Generator]) -> dict[str, np.ndarray]:
         st = self.step  # (z = 0 to start)
@@ -316,29 +319,29 @@ class _Probit:
         self.rows_eta[:, :, 0] = mu[:, None] + beta
         self.cols_eta[:, 1, :] = alpha
         np.matmul(self.rows_eta, self.cols_eta, out=eta.reshape(c, n_t, n_s))
-        for k, gen in enumerate(own):
-            standard_normals(gen, z[k])
+        standard_normals(own, z)
         z3 = z.reshape(c, n_t, n_s)
         # ε's statistics of the candidates, mended below where a cell is redrawn
         rss = np.einsum("ck,ck->c", z, z)
         row, col = z3 @ self.ones_s, self.ones_t @ z3
         z += eta
-        bad = z > 0.0
-        bad[:, self.aside] = False
+        # a cell is redrawn where its candidate has the wrong sign (most of the zeros'
+        # cells, a few others): w = −σ·ε from N(0, 1) below σ·η (σ = +1 at a zero: z > 0)
+        bad = np.not_equal(z > 0.0, self.is_zero)
+        if self.free.size:
+            bad[:, self.free] = False
         flat = np.flatnonzero(bad)
-        if flat.size:  # the other scores' cells above 0: ε from N(0, 1) below −η
+        if flat.size:
             rows, cols = np.divmod(flat, z.shape[1])
             e = eta[rows, cols]
-            new = upper_truncated_normal(-e, uniforms(rows))
+            sigma = self.sigma[cols]
+            # (rows in increasing order: each chain's uniforms are a run of the array)
+            u = np.concatenate([gen.random(k) for gen, k in
+                                zip(own, np.bincount(rows, minlength=c), strict=True)])
+            new = -sigma * upper_truncated_normal(sigma * e, u)
             self._mend(rss, row, col, rows, cols, z[rows, cols] - e, new)
             z[rows, cols] = e + new
-        if self.zeros.size:  # the zeros' cells: ε from N(0, 1) above −η
-            u = np.stack([gen.random(self.zeros.size) for gen in own])
-            e = eta[:, self.zeros]
-            new = -upper_truncated_normal(e, u)
-            self._mend(rss, row, col, self.zero_rows, self.zero_cols,
-                       (z[:, self.zeros] - e).ravel(), new.ravel())
-            self.z_zero = e + new
+        self.z_zero = z[:, self.zeros]
         self.e_row, self.e_col, self.rss = row, col, rss
         z[:, self.aside] = -np.inf  # (the other scores' cells alone bound from above)
         self.scale = np.ones(c)
@@ -403,7 +406,7 @@ class _Probit:
 
         alpha, beta, mu = state["alpha"], state["beta"], state["mu"]
         zz = self.z_zero
-        sd_s = np.sqrt(np.broadcast_to(state["vs"], (c,)))[:, None]
+        sd_s = np.sqrt(state["vs"])[:, None]
         new_alpha = draw(alpha, sd_s, self.by_system(zz), z3.max(axis=1) * g[:, None],
                          uniforms[:, :n_s])
         shift_s = new_alpha - alpha
@@ -412,7 +415,7 @@ class _Probit:
         moved = np.add(z3, (shift_s / g[:, None])[:, None, :],
                        out=self.eta.reshape(c, n_t, n_s))
         top = moved.max(axis=2) * g[:, None]  # (C, T)
-        sd_t = np.sqrt(np.broadcast_to(state["vt"], (c,)))[:, None]
+        sd_t = np.sqrt(state["vt"])[:, None]
         new_beta = draw(beta, sd_t, self.by_topic(zz), top, uniforms[:, n_s:n_s + n_t])
         shift_t = new_beta - beta
         zz = zz + shift_t[:, self.zero_t]

@@ -199,7 +199,7 @@ def _compare(cube, measure: str, options: dict, args: argparse.Namespace, keep) 
     with warnings.catch_warnings():  # its Pareto k are a subset of those just warned about
         warnings.filterwarnings("ignore", message="compare_likelihoods: PSIS-LOO",
                                 category=ScorestdWarning)
-        cont = compare_likelihoods(res.fits, cells="continuous", workers=args.workers)
+        cont = res.on_continuous_scores()
     print()
     print("on the scores strictly inside (0, 1) only (densities under every likelihood):")
     inside = cont.table[["rank", "elpd_loo", "se", "elpd_diff", "dse"]]

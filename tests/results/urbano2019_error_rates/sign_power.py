@@ -11,29 +11,43 @@ prints the power of the t, Wilcoxon and sign tests at α = .05 beside the publis
 (``reference.csv``: the authors' output files, 167,000 trials per cell; see
 ``extract.py``), with the tie statistics the sign test depends on.
 
-Variants (``--variant``, several allowed):
+Variants (``--variant``, several allowed), each on the same seed:
 
-- ``default``: the study as it is.
+- ``default``: the study as it is; with ``--r-checks N`` its first ``N`` trials are also
+  decided by the published tests in R (``r_tests.R``: ``t.test``, ``wilcox.test`` and the
+  published sign test, ``|e − b| <= 0.01`` a tie, ``binom.test`` on the rest, a trial with
+  only ties NA) and the decisions that differ are counted.
 - ``r-transform``: the pairs whose mean transform simIReff's ``effTransform`` (R's
   ``optim(c(1, 1), ..., method = "L-BFGS-B", lower = c(1, 1))``) fails to solve are left
   out of the design, as the published ``02-margins_transform.R`` leaves them out (it
-  saves only successful transforms). Which fail is computed in R by ``effTransform``'s
-  optimisation on these very margins (``r_transform.R``; ``--r-failures FILE``).
-- ``coarse-cdf``: continuous margins' cdfs interpolated linearly between nodes 0.01
-  apart (bde's beta kernel cache; ks's grid is finer), the rest unchanged.
-- breakdowns of the default trials by the direction of the transform (experimental run
-  moved up, ``G = F^a``, or down, ``G = 1 − (1 − F)^b``), by the pair copula's family,
-  and by whether the trial has only ties.
+  saves only successful transforms). Which fail was computed in R by that optimisation
+  on these very margins (``r_transform.R``; its output ``r_transform_ap_delta0.05.csv``,
+  ``--r-failures``), which also gives the shapes ``(a, b)`` it finds.
+- ``coarse-cdf``: the margins' cdfs interpolated linearly between nodes 0.01 apart, as
+  bde's beta kernel (simIReff's ``bks``) tabulates its cdf (ks's grid is finer).
+- ``pyvinecopulib-draws``: every trial's pair copula drawn by ``pyvinecopulib``'s own
+  ``Bicop.sample`` instead of ``scorestd.kernels.pair_copulas`` (same pairs, margins).
+- a split of the default trials by the direction of the transform (experimental run
+  moved up, ``G = F^a``, or down, ``G = 1 − (1 − F)^b``) and by the pair copula's family.
 
-Usage (from the worktree, about a minute a variant after the pair copulas are fitted)::
+Usage (from the worktree; about a minute a variant once the pair copulas are fitted)::
 
     PYTHONPATH=src python tests/results/urbano2019_error_rates/sign_power.py \\
-        --trials 65536 --seed 2019 --pool /tmp/pool_ap.npz > sign_power.txt
+        --trials 16384 --seed 2019 --pool /tmp/pool_ap.npz --r-checks 4096 \\
+        --variant default --variant r-transform --variant coarse-cdf \\
+        --variant pyvinecopulib-draws \\
+        --r-failures tests/results/urbano2019_error_rates/r_transform_ap_delta0.05.csv \\
+        > tests/results/urbano2019_error_rates/sign_power.txt
+
+    # the transform problems for R, then R's effTransform optimisation on them
+    PYTHONPATH=src python .../sign_power.py --export /tmp/ap05
+    Rscript .../r_transform.R /tmp/ap05 > /tmp/ap05/r_transform.csv
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 from pathlib import Path
 
 import numpy as np
@@ -97,7 +111,7 @@ def summary(name: str, d: np.ndarray, pub: pd.Series | None, mask=None) -> list[
                 p = pub.loc[(test, tails)]
                 row.update(published=p, difference=rate - p, z=(rate - p) / sd)
             rows.append(row)
-    rows[0]["ties_per_trial"] = ties.mean(axis=1).mean()
+    rows[0]["tied_share"] = ties.mean(axis=1).mean()
     rows[0]["all_ties"] = int(ties.all(axis=1).sum())
     rows[0]["P(d>0.01)"] = (d > se._SIGN_MIN_DIFF).mean()
     rows[0]["P(d<-0.01)"] = (d < -se._SIGN_MIN_DIFF).mean()
@@ -106,7 +120,7 @@ def summary(name: str, d: np.ndarray, pub: pd.Series | None, mask=None) -> list[
 
 
 def coarse(tables: np.ndarray, step: float = 0.01) -> np.ndarray:
-    nodes = np.linspace(0.0, 1.0, int(round(1 / step)) + 1)
+    nodes = np.linspace(0.0, 1.0, round(1 / step) + 1)
     at = np.array([np.interp(nodes, _grid.X, row) for row in tables])
     return np.array([np.interp(_grid.X, nodes, row) for row in at])
 
@@ -123,10 +137,13 @@ def main() -> None:
     ap.add_argument("--pair-families", default=None,
                     help="ErrorRatePool(pair_families=...): the pair copulas' family set")
     ap.add_argument("--r-failures", default=None,
-                    help="CSV (exp_margin,target,failed) written by r_transform.R")
+                    help="the output of r_transform.R (exp_margin, base_margin, convergence…)")
     ap.add_argument("--dump", default=None,
                     help="write the default trials' baseline and experimental scores here "
                          "(CSV, one trial a row: b_1..b_n, e_1..e_n) for r_tests.R")
+    ap.add_argument("--r-checks", type=int, default=0, metavar="TRIALS",
+                    help="decide the first TRIALS default trials with the published R tests "
+                         "(r_tests.R, needs Rscript) and count the decisions that differ")
     ap.add_argument("--export", default=None,
                     help="write the design's transform problems for r_transform.R here")
     args = ap.parse_args()
@@ -153,6 +170,7 @@ def main() -> None:
     for variant in variants:
         design = se._type2_design(mp, args.delta, True)
         if variant == "r-transform":
+            r_transform_summary(Path(args.r_failures))
             design = without_r_failures(mp, args.delta, pd.read_csv(args.r_failures))
         elif variant == "coarse-cdf":
             design.exp_tables = coarse(design.exp_tables)
@@ -167,6 +185,8 @@ def main() -> None:
         if path:
             pool.save(path)
         d = exp - base
+        if variant == "default" and args.r_checks:
+            r_checks(base[:args.r_checks], exp[:args.r_checks])
         if variant == "default" and args.dump:
             np.savetxt(args.dump, np.hstack([base, exp]), delimiter=",", fmt="%.17g")
             reject, valid = decide(d)
@@ -185,6 +205,42 @@ def main() -> None:
         if "default" in variants:
             print("\n# default trials split (two-tailed power at α = .05)")
             print(split.round(4).to_string(index=False))
+
+
+def r_checks(base: np.ndarray, exp: np.ndarray) -> None:
+    """The published tests in R on these trials against our decisions, and what R's
+    effTransform did on this design's transforms (``r_transform_*.csv``)."""
+    import subprocess
+    import tempfile
+
+    reject, valid = decide(exp - base)
+    with tempfile.TemporaryDirectory() as tmp:
+        trials = Path(tmp) / "trials.csv"
+        np.savetxt(trials, np.hstack([base, exp]), delimiter=",", fmt="%.17g")
+        out = subprocess.run(["Rscript", str(HERE / "r_tests.R"), str(trials)], check=True,
+                             capture_output=True, text=True).stdout
+    r = pd.read_csv(io.StringIO(out), skipinitialspace=True)
+    print(f"# r_tests.R (the published tests in R) on the first {len(base)} trials:")
+    for k, test in enumerate(TESTS):
+        for tails in (1, 2):
+            theirs = r[f"{ {'paired_t': 't'}.get(test, test[0])}{tails}"]
+            ok = theirs.notna().to_numpy()
+            ours = reject[k, tails - 1][ok]
+            differ = int((ours != theirs[ok].to_numpy().astype(bool)).sum())
+            print(f"#   {test} {tails}-tailed: R rejects {theirs[ok].mean():.4f}, scorestd "
+                  f"{ours.mean():.4f}, decisions that differ: {differ} of {ok.sum()} "
+                  f"(R's NA: {(~ok).sum()}, ours not valid: {(~valid[k]).sum()})")
+
+
+def r_transform_summary(path: Path) -> None:
+    r = pd.read_csv(path)
+    up = r["mean"] < r["target"]
+    failed = r["convergence"] != 0  # NA or an R error: -1
+    print(f"# {path.name}: R's effTransform optimisation on the design's {len(r)} transforms: "
+          f"failed (convergence code ≠ 0) {failed.sum()} ({failed.mean():.1%}; moved up "
+          f"{failed[up].mean():.1%}, down {failed[~up].mean():.1%}); solved on the path "
+          f"scorestd takes (a = 1 or b = 1) {((r.a == 1) | (r.b == 1))[~failed].mean():.1%}; "
+          f"both shapes above 1.001 {((r.a > 1.001) & (r.b > 1.001)).sum()}")
 
 
 def redraw_with_pyvinecopulib(design, mp, group, pair, n_topics: int, seed: int):
@@ -262,7 +318,8 @@ def export(mp, delta: float, folder: Path) -> None:
 
 def without_r_failures(mp, delta: float, failures: pd.DataFrame):
     """The Type II design with the pairs R's effTransform failed on left out."""
-    failed = failures.set_index(["exp_margin", "base_margin"])["failed"].astype(bool)
+    failed = (failures["convergence"] != 0).set_axis(
+        pd.MultiIndex.from_frame(failures[["exp_margin", "base_margin"]]))
     design = se._type2_design(mp, delta, True)
     exp = mp.offsets[design.keys[:, 0]] + design.keys[:, 2]
     base = mp.offsets[design.keys[:, 0]] + design.keys[:, 1]

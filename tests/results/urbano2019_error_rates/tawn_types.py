@@ -7,7 +7,7 @@ R library holding VineCopula, R's own ``BiCopSelect`` fits the same pairs too).
 The error-rate design of ``scorestd.error_rates`` for AP (the eight bundled collections of
 the paper), Type I: a collection by its runs, two runs of it, both on the first run's
 margin, their pair copula; ``TRIALS`` trials drawn once (seed 2019) and scored at
-n = 50 and 100 topics with each family set on the same uniforms:
+n = 25, 50 and 100 topics with each family set on the same uniforms:
 
 - **vinecopulib**: ``pair_families="vinecopulib"`` (the default of ``error_rates``):
   ``pyvinecopulib``'s parametric families, its three-parameter Tawn, its preselection;
@@ -46,7 +46,7 @@ from scorestd.simulation.copula import _row, pseudo_observations_random_ties
 
 HERE = Path(__file__).parent
 TRIALS = int(sys.argv[1]) if len(sys.argv) > 1 else 8000
-SIZES, CHUNK, TESTS = (50, 100), 2000, ["paired_t", "wilcoxon", "sign"]
+SIZES, CHUNK, TESTS = (25, 50, 100), 2000, ["paired_t", "wilcoxon", "sign"]
 TMP = Path(os.environ.get("TMPDIR", tempfile.gettempdir()))
 TAWN = pair_copulas.family_code("tawn")
 
