@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..design.power import solve_power
+    from ..design.power import SOLVED, solve_power
 
     variance = variance_from_args(args, args.test)
     alpha = None if args.alpha == "solve" else float(args.alpha)
@@ -60,10 +60,3 @@ def run(args: argparse.Namespace) -> int:
     print_table(frame, floatfmt="{:.5g}")
     write_table(frame, args, caption=f"{header}.")
     return 0
-
-
-#: What the quantity solved for is, for the legend.
-SOLVED = {"n_topics": "topics needed to detect min_diff with the power given (rounded up)",
-          "power": "probability of a significant result when the true difference is min_diff",
-          "min_diff": "smallest true difference detected with the power given",
-          "alpha": "significance level at which the test has the power given"}
