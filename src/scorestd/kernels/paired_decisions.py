@@ -29,9 +29,13 @@ compared with precomputed thresholds instead:
   of every trial of a block come from one float32 matrix product per chunk of
   resamples (the resample matrices hold small integers, exact in float32); a sum too
   close to a threshold for float32 to tell its side is computed again in float64, so
-  the counts are those of float64 sums. A trial leaves the computation as soon as it
-  has more resamples as extreme as observed than the largest α allows, in both tails
-  (its decisions can no longer change).
+  the counts are those of float64 sums. Differences on a lattice ``k / q`` (P@10's:
+  ``q = 10``; ``q`` found from the batch's distinct ``|d|``) are resampled as the
+  integers ``k``: their sums are exact in float32 (below 2²⁴), compared with the integer
+  thresholds with no band and no recount, and decided as float64 sums are (the same
+  decisions). A trial leaves the computation as soon as it has more resamples as
+  extreme as observed than the largest α allows, in both tails (its decisions can no
+  longer change).
 
 Resamples: trial ``t`` (counted from ``first_trial``) belongs to resampling block
 ``t // block``, whose resamples (one ``resamples × topics`` matrix of sign flips, one of
