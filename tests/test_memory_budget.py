@@ -236,3 +236,54 @@ def test_results_gathered_from_a_dask_cluster_are_checked_before_submitting(smal
         local = scorestd.within_collection(small, n_topics=10, trials=20, seed=1,
                                            schemes=["raw"], memory="8MiB")
         assert out.data.identical(local.data)
+
+
+def test_diagnostics_read_a_file_in_blocks_of_the_budget_given(simulator, tmp_path):
+    # 4,000 trials of 50 topics × 8 systems: 12.8 MB in the file, 3.2 kB a trial
+    with scorestd.simulate(simulator, trials=4000, seed=1, output=tmp_path / "s.nc") as sims:
+        peak, small_blocks = _peak(lambda: scorestd.simulation_diagnostics(
+            simulator, sims, memory="1MiB"))
+        assert peak < 3 * 2**20 < sims.nbytes  # blocks of a quarter MiB, not the file
+        whole = scorestd.simulation_diagnostics(simulator, sims, memory="1GB")
+    for name in ("simulated_mean", "simulated_var", "simulated_tau"):
+        np.testing.assert_allclose(small_blocks.data[name], whole.data[name], rtol=1e-12)
+
+
+def test_diagnostics_refuse_pairwise_trials_over_the_budget(simulator, wide):
+    sim = scorestd.fit_simulator(wide.isel(system=slice(0, 4)), copula="gaussian")
+    cubes = scorestd.simulate(sim, n_topics=8000, trials=20, seed=1, memory="64MB")
+    _refused_quickly(lambda: scorestd.simulation_diagnostics(sim, cubes, memory="1MiB"),
+                     r"the 20 trials of the pairwise statistics need .*lower max_trials")
+
+
+def test_simulate_command_gives_its_memory_budget_to_the_diagnostics(monkeypatch, tmp_path,
+                                                                      capsys):
+    from scorestd import simulation
+    from scorestd.cli import main
+
+    budgets = []
+    real = simulation.simulation_diagnostics
+    monkeypatch.setattr(simulation, "simulation_diagnostics",
+                        lambda *a, **k: budgets.append(k.get("memory")) or real(*a, **k))
+    assert main(["simulate", "adhoc8_ap", "--systems", "top:4", "--copula", "gaussian",
+                 "--trials", "3", "--memory", "3MB", "-o", str(tmp_path / "s.nc")]) == 0
+    assert budgets == ["3MB"]
+
+
+def test_pool_fits_gathered_from_a_cluster_are_checked_before_submitting(small):
+    distributed = pytest.importorskip("distributed")
+    from scorestd.experiments.error_rate_pool import ErrorRatePool
+
+    pool = ErrorRatePool({"adhoc8": scorestd.datasets.load("adhoc8"),
+                          "robust2004": scorestd.datasets.load("robust2004")})["ap"]
+    keys = np.array([(c, i, j) for c, size in enumerate(pool.sizes)
+                     for i in range(size) for j in range(i + 1, size)])
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        _refused_quickly(lambda: pool.pair_copulas(keys, client, memory="1MiB"),
+                         rf"the copulas of {len(keys)} pairs gathered from the cluster "
+                         r"need .*" + _budget_error())
+        # nothing was submitted: no task ran on the cluster, no copula was fitted
+        assert not client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+        assert not pool.fitted

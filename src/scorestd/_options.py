@@ -43,6 +43,7 @@ __all__ = [
     "MissingPrior",
     "MissingRun",
     "NanPolicy",
+    "PairFamilies",
     "PairedTest",
     "PowerTest",
     "SimulatedMeans",
@@ -85,6 +86,9 @@ HardnessDegenerate = Literal["nan", "zero"]
 MarginCriterion = Literal["aic", "bic", "loglik"]
 #: Dependence between simulated systems: a vine of pair copulas (the paper's), or a Gaussian copula.
 SimulationCopula = Literal["vine", "gaussian"]
+#: Family set of the pair copulas of an error-rate study: ``pyvinecopulib``'s parametric
+#: families and selection, or R VineCopula's ``BiCopSelect`` defaults (the paper's).
+PairFamilies = Literal["vinecopulib", "bicopselect"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
 #: How the Wilcoxon test finds its p-value.

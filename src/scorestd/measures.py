@@ -17,17 +17,17 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
 from ._options import _as_float, check_option
-from .errors import OptionError
+from .errors import OptionError, ScoreDataError
 
-__all__ = ["TOLERANCE", "Measure", "check_target_in_range", "measure_info", "out_of_range",
-           "out_of_range_by_measure", "register_measure", "same_measure"]
+__all__ = ["TOLERANCE", "Measure", "check_target_in_range", "find_measure", "measure_info",
+           "out_of_range", "out_of_range_by_measure", "register_measure", "same_measure"]
 
 #: How far a score may sit from its support: half a unit of trec_eval's 4th decimal.
 TOLERANCE = 5.0001e-5
@@ -248,6 +248,69 @@ def same_measure(a: str, b: str) -> bool:
     if first is None or second is None:
         return False
     return (first.family, first.cutoff) == (second.family, second.cutoff)
+
+
+def find_measure(name: str | None, labels: Sequence[Hashable], *,
+                 what: str = "the scores", required: bool = True) -> str | None:
+    """The label among ``labels`` that a user means by ``name``: matched regardless of
+    case, so ``"ap"`` finds ``evaluate``'s ``"AP"`` and ``"ndcg@20"`` its ``"nDCG@20"``.
+
+    Every choice of a measure by name (``measure=`` of the API, ``-m``/``--measure`` of
+    the command line) goes through here.
+
+    Parameters
+    ----------
+    name : str or None
+        The measure asked for; ``None`` picks the only one.
+    labels : sequence
+        The measure labels there are (a cube's ``measure`` coordinate).
+    what : str
+        What holds the measures, for the messages (``"the scores"``, ``"dataset
+        'adhoc8'"``).
+    required : bool
+        Whether an unknown ``name`` is an error (else ``None`` is returned).
+
+    Returns
+    -------
+    str or None
+        The label as the data spell it.
+
+    Raises
+    ------
+    ScoreDataError
+        For ``None`` and several measures, an unknown name (listing the measures there
+        are), or a name that matches two labels differing only by case (``AP`` and
+        ``ap``: rename one, e.g. ``cube.assign_coords(measure=[...])``).
+
+    Examples
+    --------
+    >>> find_measure("ap", ["AP", "nDCG@20"]), find_measure("NDCG@20", ["AP", "nDCG@20"])
+    ('AP', 'nDCG@20')
+    >>> find_measure(None, ["P_10"])
+    'P_10'
+    >>> find_measure("ap", ["AP", "ap"])
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.ScoreDataError: measure 'ap' matches 'AP' and 'ap' of the scores, which differ only by case: rename one (measures are chosen by name regardless of case)
+    """
+    known = [str(label) for label in labels]
+    if name is None:
+        if len(known) != 1:
+            raise ScoreDataError(f"several measures in {what}, {known}: pick one with "
+                                 "measure= (-m on the command line)")
+        return known[0]
+    wanted = str(name).casefold()
+    matches = [label for label in known if label.casefold() == wanted]
+    if not matches and not required:
+        return None
+    if not matches:
+        raise ScoreDataError(f"unknown measure {str(name)!r}; the measures of {what}: {known}")
+    if len(matches) > 1:
+        raise ScoreDataError(
+            f"measure {str(name)!r} matches {' and '.join(map(repr, matches))} of {what}, "
+            "which differ only by case: rename one (measures are chosen by name regardless "
+            "of case)")
+    return matches[0]
 
 
 def register_measure(

@@ -89,6 +89,25 @@ def test_compare_likelihoods_warns_where_densities_meet_probabilities(fits):
     assert int(loo.n_data_points) == n and len(cont.table) == 2
 
 
+@QUIET
+def test_continuous_scores_comparison_from_one_loo_pass_equals_a_second_pass(fits):
+    # PSIS smooths each score's weights on its own: the terms of the scores inside (0, 1)
+    # taken from the LOO on all scores are those of a LOO on them alone
+    res = scorestd.compare_likelihoods(fits, cells="all")
+    one = res.on_continuous_scores()
+    two = scorestd.compare_likelihoods(fits, cells="continuous")
+    assert one.cells == two.cells == "continuous"
+    numbers = ["elpd_loo", "p_loo", "elpd_diff", "weight", "se", "dse", "pareto_k_max"]
+    pd.testing.assert_frame_equal(one.table[numbers], two.table[numbers], check_exact=False,
+                                  rtol=1e-10, atol=1e-12)
+    for name in ("rank", "pareto_k_bad", "warning"):
+        assert one.table[name].tolist() == two.table[name].tolist(), name
+    y = fits["normal"].observed_data["score"].values
+    assert np.sum(y == 0) > 0  # (the subset is a proper one)
+    pd.testing.assert_frame_equal(one.systems, res.systems)
+    assert one.on_continuous_scores() is one
+
+
 def test_compare_likelihoods_in_processes_equals_the_sequential_run():
     # each fit draws from the same root seed in its own process: the same fits, LOO and
     # answers as one after another here, and the fits' warnings raised here, in order

@@ -16,8 +16,10 @@ from scipy import integrate, special, stats
 
 import scorestd
 from scorestd.bayes import bounded, gibbs
-from scorestd.bayes.bounded import truncated_normal, upper_truncated_normal
+from scorestd.bayes.bounded import standard_normals, truncated_normal, upper_truncated_normal
 from scorestd.bayes.likelihoods import (
+    QUADRATURE_TOLERANCE,
+    hermite_nodes,
     logit_normal_mean,
     pointwise_log_likelihood,
     system_scores,
@@ -136,8 +138,26 @@ def test_system_scores_match_numerical_integration():
                                  m - 12 * sd, m + 12 * sd)[0]
             one = p["one_prob"][d]
             assert hurdle[d, s] == pytest.approx((1 - p0) * (one + (1 - one) * pos),
-                                                 abs=1e-8)
+                                                 abs=QUADRATURE_TOLERANCE + 1e-9)
     np.testing.assert_allclose(system_scores("normal", p), p["mu"][:, None] + p["alpha"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-6, 6), min_size=1, max_size=4), st.floats(0.01, 3.0))
+def test_logit_normal_mean_is_within_the_tolerance_with_fewer_nodes(means, s_max):
+    # the nodes are chosen from the largest sd: every (m, s) with s up to it is within the
+    # tolerance of the integral (scipy's adaptive quadrature)
+    m = np.array(means)
+    s = np.linspace(0.01, s_max, m.size)
+    got = logit_normal_mean(m, s)
+    for k in range(m.size):
+        ref = integrate.quad(lambda x, k=k: special.expit(x) * stats.norm.pdf(x, m[k], s[k]),
+                             m[k] - 14 * s[k], m[k] + 14 * s[k], epsabs=1e-13,
+                             epsrel=1e-13, limit=200)[0]
+        assert got[k] == pytest.approx(ref, abs=QUADRATURE_TOLERANCE)
+    # fewer nodes than the former fixed 40 where the sds are moderate
+    if s_max <= 1.5:
+        assert hermite_nodes(m, s) < 40
 
 
 @settings(max_examples=60, deadline=None)
@@ -169,6 +189,31 @@ def test_truncated_normal_draws_follow_scipy_truncnorm():
     for a, b in ((-np.inf, -2.0), (-1.0, 0.5), (2.0, np.inf), (3.0, 3.5), (-0.2, 40.0)):
         x = truncated_normal(np.full(u.size, a), np.full(u.size, b), u)
         assert stats.kstest(x, stats.truncnorm(a, b).cdf).pvalue > 1e-3, (a, b)
+
+
+def test_standard_normals_follow_the_normal_law_each_row_from_its_generator():
+    out = np.empty((3, 60001))
+    standard_normals([np.random.default_rng(k) for k in range(3)], out)
+    x = out.ravel()
+    n = x.size
+    assert stats.kstest(x, "norm").pvalue > 1e-3
+    # moments within 5 standard errors of N(0, 1)'s, and the tails' mass
+    assert abs(x.mean()) < 5 / np.sqrt(n)
+    assert abs(x.var() - 1) < 5 * np.sqrt(2 / n)
+    assert abs(stats.skew(x)) < 5 * np.sqrt(6 / n)
+    assert abs(stats.kurtosis(x)) < 5 * np.sqrt(24 / n)
+    p3 = 2 * stats.norm.sf(3)
+    assert abs(np.mean(np.abs(x) > 3) - p3) < 5 * np.sqrt(p3 / n)
+    # the cosine and sine of one angle (first and second half of a row) are independent
+    # normals: uncorrelated, and so are their squares
+    half = (out.shape[1] + 1) // 2
+    a, b = out[:, :half - 1].ravel(), out[:, half:].ravel()
+    assert abs(np.corrcoef(a, b)[0, 1]) < 5 / np.sqrt(a.size)
+    assert abs(np.corrcoef(a * a, b * b)[0, 1]) < 5 / np.sqrt(a.size)
+    # row k depends on its generator only
+    again = np.empty((2, 60001))
+    standard_normals([np.random.default_rng(1), np.random.default_rng(2)], again)
+    np.testing.assert_array_equal(again, out[1:])
 
 
 @settings(max_examples=60, deadline=None)

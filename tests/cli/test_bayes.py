@@ -50,6 +50,16 @@ def test_closed_form_and_errors(small, capsys):
     assert "draws must be an integer" in capsys.readouterr().err
 
 
+def test_quiet_names_no_file_written(small, tmp_path, capsys):
+    heat = tmp_path / "h.png"
+    args = ["bayes", str(small), "--closed-form", "--pairs", "2", "--heatmap", str(heat)]
+    assert main(args) == 0
+    assert f"figure written to {heat}" in capsys.readouterr().out
+    assert main([*args, "-q"]) == 0  # results only: the pairs, not the notices
+    out = capsys.readouterr().out
+    assert "written to" not in out and "prob_greater" in out and heat.stat().st_size > 0
+
+
 def test_likelihood_compare_and_predictive_checks(small, tmp_path, capsys):
     ppc, effects = tmp_path / "ppc.png", tmp_path / "e.png"
     assert main(["bayes", str(small), "--likelihood", "censored", "--draws", "600",

@@ -130,6 +130,19 @@ def test_simulation_studies_on_the_users_files(study, function, systems, tmp_pat
     assert out.count(" ap, 8 trials, seed 3") == 2
 
 
+def test_a_study_of_one_slice_names_the_file_and_the_slice(sims, capsys):
+    assert main(["experiment", "estd-stability", "--data", str(sims), "--select", "trial=1",
+                 "--trials", "4", "--seed", "1", "--no-figure", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "E-std stability: sims (trial 1) ap, 4 trials, seed 1"
+    api = scorestd.estd_stability(scorestd.load(sims).isel(trial=1), trials=4, seed=1)
+    assert api.data.attrs["data"] == "simulated from adhoc8"  # no file name in the API
+    assert api.summary().index.tolist() == [5]  # the pool sizes 8 systems allow
+    assert main(["experiment", "estd-stability", "--data", str(sims), "--select", "trial=1",
+                 "--trials", "4", "--seed", "1", "--no-figure", "--pool-sizes", "3,7"]) == 0
+    assert "sims (trial 1)" in capsys.readouterr().out
+
+
 def test_compare_sums_up_the_trials(sims, tmp_path, capsys):
     out_md = tmp_path / "across.csv"
     assert main(["compare", str(sims), "--systems", "run1,run2,run3,run4", "--alpha", "0.05",

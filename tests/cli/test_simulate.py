@@ -94,6 +94,10 @@ def test_full_size_sets_the_published_design(monkeypatch, capsys):
     assert seen["results_dir"] == "error-rates-full-size" and seen["measures"] is None
     assert len(seen["deltas"]) == 10 and "n_topics" not in seen  # defaults: 25, 50, 100
     assert "stop here" in capsys.readouterr().err
+    assert seen["pair_families"] == "vinecopulib"  # the default family set
+    assert main(["experiment", "error-rates", "--full-size", "--no-figure",
+                 "--pair-families", "bicopselect"]) == 1
+    assert seen["pair_families"] == "bicopselect"
 
 
 def test_simulate_writes_chunk_by_chunk_the_file_of_one_draw(capsys, tmp_path):
@@ -148,3 +152,17 @@ def test_ctrl_c_while_simulating_leaves_the_old_file(tmp_path):
     assert child.returncode == 130, child.stderr
     assert target.read_bytes() == b"old contents"
     assert [p.name for p in tmp_path.iterdir()] == ["sims.nc"]
+
+
+def test_simulate_quiet_prints_nothing_the_file_is_the_result(capsys, tmp_path):
+    args = ["simulate", "adhoc8_ap", "--systems", "top:4", "--copula", "gaussian",
+            "--trials", "2", "--seed", "1"]
+    assert main([*args, "-o", str(tmp_path / "q.nc"), "-q"]) == 0
+    assert capsys.readouterr().out == ""  # as standardize -q and convert -q
+    with xr.open_dataset(tmp_path / "q.nc") as ds:
+        assert ds["score"].sizes["trial"] == 2
+    assert main([*args, "-o", str(tmp_path / "v.nc")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith(f"written to {tmp_path / 'v.nc'}")
+    assert out[1] == "how well the simulated collections reproduce the observed one:"
+    assert out[2].split() == ["observed", "simulated", "mean_abs_diff", "correlation"]

@@ -97,7 +97,7 @@ def test_measure_selection_and_unknown_names():
     assert datasets.load("robust2004", measure="ndcg").measure.values.tolist() == ["ndcg"]
     with pytest.raises(ScoreDataError, match="unknown dataset 'robust2005'"):
         datasets.load("robust2005")
-    with pytest.raises(ScoreDataError, match="has no measure 'p10'"):
+    with pytest.raises(ScoreDataError, match=r"unknown measure 'p10'; the measures of dataset 'robust2004': \['ap', 'ndcg'\]"):
         datasets.load("robust2004", measure="p10")
 
 

@@ -16,14 +16,16 @@ from scorestd.experiments.significance_errors import error_rates
 
 
 def counting(calls):
+    """Counts of each block (first axis): its trials, its index and 1."""
     def compute(blocks, kept):
         calls.append(int(blocks[0]))
-        return {"n": np.array(kept.sum()), "blocks": np.array([blocks.sum(), len(blocks)])}
+        return {"n": np.asarray(kept), "blocks": np.column_stack([blocks, np.ones_like(blocks)])}
     return compute
 
 
 def test_a_rerun_reads_the_chunks_instead_of_computing_them(tmp_path, monkeypatch):
     monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 3)
+    monkeypatch.setattr(checkpoint, "CHUNKS_PER_CALL", 1)
     kept = np.array([64] * 9 + [10])
     first, again = [], []
     with Study({"seed": 1}, total=586, folder=tmp_path, progress=False) as study:
@@ -87,10 +89,11 @@ def normal_collection():
 def test_an_interrupted_study_resumes_with_the_same_rates(normal_collection, tmp_path,
                                                           monkeypatch):
     monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 2)
+    monkeypatch.setattr(checkpoint, "CHUNKS_PER_CALL", 1)
     kw = dict(n_topics=[20, 30], deltas=[0.03], tests=["paired_t", "sign", "permutation"],
               trials=300, trials_type2=200, B=200, seed=11)
     whole = error_rates(normal_collection, **kw)  # no folder: nothing written
-    counts = significance_errors._counts
+    counts = significance_errors._block_counts
     calls = []
 
     def stop_after_five(*args, **kwargs):
@@ -99,11 +102,11 @@ def test_an_interrupted_study_resumes_with_the_same_rates(normal_collection, tmp
             raise KeyboardInterrupt
         return counts(*args, **kwargs)
 
-    monkeypatch.setattr(significance_errors, "_counts", stop_after_five)
+    monkeypatch.setattr(significance_errors, "_block_counts", stop_after_five)
     with pytest.raises(KeyboardInterrupt):
         error_rates(normal_collection, results_dir=tmp_path, **kw)
     assert len(list(tmp_path.glob("*/*.nc"))) == 5
-    monkeypatch.setattr(significance_errors, "_counts", counts)
+    monkeypatch.setattr(significance_errors, "_block_counts", counts)
     resumed = error_rates(normal_collection, results_dir=tmp_path, batch_size=2, **kw)
     for name in ("type1", "power", "type3", "type1_trials", "type2_trials"):
         np.testing.assert_array_equal(resumed.data[name].values, whole.data[name].values)
@@ -128,3 +131,27 @@ def test_cells_move_the_one_bar_of_the_enclosing_job(tmp_path, monkeypatch, caps
         assert job.done == 512
     err = capsys.readouterr().err
     assert "study: 100%" in err and "type II" not in err  # the cells draw no bar of their own
+
+
+def test_chunks_computed_together_are_the_chunks_computed_one_by_one(tmp_path, monkeypatch):
+    """Several chunks per call (the cluster's workers kept busy) write the same files and
+    sum to the same counts as one chunk per call; a call covers whole chunks only."""
+    monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 3)
+    kept = np.array([64] * 20 + [7])
+    results = {}
+    for per_call in (1, 3, 16):
+        monkeypatch.setattr(checkpoint, "CHUNKS_PER_CALL", per_call)
+        calls, folder = [], tmp_path / str(per_call)
+        with Study({"seed": 1}, total=1287, folder=folder, progress=False) as study:
+            if per_call == 3:  # two chunks there before: the five others in two calls (3 + 2)
+                study.run("c", kept[:6], counting([]))
+            results[per_call] = study.run("c", kept, counting(calls))
+        assert calls == {1: [0, 3, 6, 9, 12, 15, 18], 3: [6, 15], 16: [0]}[per_call]
+        assert int(results[per_call]["n"]) == 64 * 20 + 7
+        np.testing.assert_array_equal(results[per_call]["blocks"], [210, 21])
+    import xarray as xr
+    for chunk in range(7):
+        one = xr.load_dataset(tmp_path / "1" / "c" / f"{chunk:06d}.nc")
+        for per_call in (3, 16):
+            other = xr.load_dataset(tmp_path / str(per_call) / "c" / f"{chunk:06d}.nc")
+            xr.testing.assert_identical(one, other)

@@ -72,7 +72,7 @@ def test_write_then_read_keeps_values_exactly(tmp_path, small_cube):
 
 
 def test_write_needs_measure_for_multi_measure_cube(tmp_path, small_cube):
-    with pytest.raises(ScoreDataError, match="name the one to write with measure="):
+    with pytest.raises(ScoreDataError, match="several measures in the cube.*pick one with measure="):
         write_matrix_csv(small_cube, tmp_path / "x.csv")
     with pytest.raises(ScoreDataError, match="unknown measure 'p10'"):
         write_matrix_csv(small_cube, tmp_path / "x.csv", measure="p10")

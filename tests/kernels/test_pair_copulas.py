@@ -180,3 +180,66 @@ def test_student_edge_shares_its_quantiles_with_the_same_result():
                                atol=1e-14)
     np.testing.assert_allclose(h, pc.rotated_hfunc1("student", 0, [-0.6, 3.5], v, u2),
                                atol=1e-10)
+
+
+def _joe_inverse_all_points(u, w, theta):
+    """Joe's h-inverse stepping every point at every step (the converged ones kept): the
+    reference the active-point steps of ``pc._hinv_joe`` must equal bit for bit."""
+    qu = theta * np.log1p(-u)
+    k = (theta - 1) / theta
+    const = k * qu - np.log(-np.expm1(qu)) - np.log(w)
+    lo, hi = k * qu - const, np.log(-qu)
+    y = lo.copy()
+    active = np.ones(y.shape, dtype=bool)
+    for _ in range(60):
+        q = -np.exp(y)
+        em1 = -np.expm1(q)
+        f = k * q - np.log(em1) - const
+        lo = np.where(f > 0, y, lo)
+        hi = np.where(f < 0, y, hi)
+        nxt = y - f / (q * (k + (1 - em1) / em1))
+        nxt = np.where((nxt >= lo) & (nxt <= hi), nxt, (lo + hi) / 2)
+        moved = np.abs(nxt - y) > 1e-14 * np.maximum(1.0, np.abs(y))
+        y = np.where(active, nxt, y)
+        active &= moved
+        if not active.any():
+            break
+    ratio = np.clip((np.exp(-np.exp(y)) - np.exp(qu)) / -np.expm1(qu), 0.0, 1.0)
+    return 1 - ratio ** (1 / theta)
+
+
+@settings(max_examples=25, deadline=None)
+@given(theta=st.floats(1.0, 40.0), seed=st.integers(0, 2**32 - 1))
+def test_joe_inverse_steps_only_unconverged_points_with_the_same_result(theta, seed):
+    rng = np.random.default_rng(seed)
+    u, w = rng.random((2, 3000))
+    u[:5], w[5:10], u[10:15], w[15:20] = 1e-12, 1 - 1e-12, 1 - 1e-12, 1e-12
+    thetas = np.full(3000, theta)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(pc._hinv_joe(u, w, thetas),
+                                      _joe_inverse_all_points(u, w, thetas))
+        # per-point parameters, as a batch of mixed copulas has them
+        mixed = rng.uniform(1, theta + 1, 3000)
+        np.testing.assert_array_equal(pc._hinv_joe(u, w, mixed),
+                                      _joe_inverse_all_points(u, w, mixed))
+
+
+def test_student_edge_recomputes_a_quantile_only_where_the_clip_moved_it():
+    from scipy import special
+
+    rng = np.random.default_rng(9)
+    u2, w = rng.uniform(1e-6, 1 - 1e-6, (2, 4000))
+    u2[:10], w[10:20], w[20:30] = 1e-13, 1 - 1e-13, 1e-13  # clipped draws
+    for rho, nu in [(-0.6, 3.5), (0.95, 2.1), (0.3, 40.0)]:
+        v, h = pc.rotated_hinv2_hfunc1("student", 0, [rho, nu], u2, w)
+        # the reference: the quantile of every clipped draw recomputed, point by point
+        x = special.stdtrit(nu, u2)
+        y = special.stdtrit(nu + 1, w) * np.sqrt((nu + x * x) * (1 - rho * rho) / (nu + 1)) \
+            + rho * x
+        ref_v = np.clip(special.stdtr(nu, y), 1e-10, 1 - 1e-10)
+        ref_y = np.where(ref_v == special.stdtr(nu, y), y, special.stdtrit(nu, ref_v))
+        ref_h = np.clip(special.stdtr(nu + 1, (x - rho * ref_y) / np.sqrt(
+            (nu + ref_y * ref_y) * (1 - rho * rho) / (nu + 1))), 1e-10, 1 - 1e-10)
+        assert (ref_v != special.stdtr(nu, y)).any()
+        np.testing.assert_array_equal(v, ref_v)
+        np.testing.assert_array_equal(h, ref_h)

@@ -112,7 +112,7 @@ def test_split_types_and_measure_choice(small_cube):
     split = topic_split(small_cube, "middle_rest", measure="ndcg")
     assert isinstance(split, MiddleRestSplit) and len(split.middle) == 6
     assert isinstance(topic_split(small_cube, measure="ap"), HardEasySplit)
-    with pytest.raises(ValueError, match="choose one with measure="):
+    with pytest.raises(ValueError, match="pick one with measure="):
         topic_split(small_cube)
     with pytest.raises(ValueError, match="kind must be one of 'hard_easy', 'middle_rest'"):
         topic_split(small_cube, "random", measure="ap")

@@ -20,7 +20,7 @@ import os
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,54 @@ def _loo_data(fit: CrossedPosterior, memory, cells: str):
     return to_arviz({"posterior": post, "log_likelihood": loglik}), mask
 
 
+@dataclass(frozen=True)
+class _PointwiseLoo:
+    """A fit's PSIS-LOO over some cells, with what a subset of them needs: each cell's log
+    pointwise predictive density (for p_loo) and the cells, as a topic × system mask."""
+
+    elpd: Any
+    lppd: np.ndarray
+    mask: np.ndarray
+
+
+def _pointwise_loo(fit: CrossedPosterior, memory, cells: str) -> _PointwiseLoo:
+    import arviz
+    from scipy import special
+
+    data, mask = _loo_data(fit, memory, cells)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # arviz's own k warning: ours names the fit
+        elpd = arviz.loo(data, pointwise=True)
+    ll = data["log_likelihood"]["score"].values
+    lppd = special.logsumexp(ll, axis=(0, 1)) - np.log(ll.shape[0] * ll.shape[1])
+    return _PointwiseLoo(elpd, lppd, mask)
+
+
+def _loo_subset(full: _PointwiseLoo, mask: np.ndarray):
+    """PSIS-LOO over the cells of ``mask`` (a subset of ``full``'s) from ``full``'s terms.
+
+    PSIS smooths the importance weights of each score on its own, so these are the terms
+    of a LOO run on those cells alone: elpd and its se from their ``loo_i``, p_loo as
+    their lppd minus their elpd. ``None`` where arviz's result is not the 0.x Series
+    (arviz ≥ 1): the caller runs LOO on the subset instead.
+    """
+    elpd = full.elpd
+    if not isinstance(elpd, pd.Series) or elpd.get("scale") != "log":
+        return None
+    keep = np.flatnonzero(mask[full.mask])
+    loo_i = elpd["loo_i"].isel(cell=keep)
+    k = elpd["pareto_k"].isel(cell=keep)
+    out = elpd.copy()
+    n = keep.size
+    out["elpd_loo"] = loo_i.values.sum()
+    out["se"] = (n * np.var(loo_i.values)) ** 0.5
+    out["p_loo"] = float(np.sum(full.lppd[keep])) - out["elpd_loo"]
+    out["n_data_points"] = n
+    out["warning"] = bool(np.any(k.values > elpd["good_k"]))
+    out["loo_i"], out["pareto_k"] = loo_i, k
+    return out
+
+
 def loo(fit: CrossedPosterior, *, memory: int | str | None = None, cells: str = "all"):
     """PSIS-LOO (``arviz.loo``, pointwise) of a crossed fit over its observed scores.
 
@@ -95,12 +143,7 @@ def loo(fit: CrossedPosterior, *, memory: int | str | None = None, cells: str = 
     >>> int(res.n_data_points), bool(res.elpd_loo > 0)
     (100, True)
     """
-    import arviz
-
-    data, _ = _loo_data(fit, memory, cells)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # arviz's own k warning: ours names the fit
-        return arviz.loo(data, pointwise=True)
+    return _pointwise_loo(fit, memory, cells).elpd
 
 
 @dataclass(frozen=True)
@@ -126,6 +169,10 @@ class LikelihoodComparison:
         The fits, by likelihood.
     cells : str
         ``"all"`` or ``"continuous"``: the scores LOO was computed on.
+    pointwise : dict
+        Each fit's pointwise PSIS-LOO (for :meth:`on_continuous_scores`).
+    memory : int or str or None
+        The memory budget LOO was computed with.
     """
 
     table: pd.DataFrame
@@ -134,11 +181,52 @@ class LikelihoodComparison:
     decisions: pd.DataFrame
     fits: dict = field(repr=False)
     cells: str = "all"
+    pointwise: dict = field(default_factory=dict, repr=False)
+    memory: Any = field(default=None, repr=False)
 
     @property
     def best(self) -> str:
         """The likelihood with the highest expected log predictive density."""
         return str(self.table.index[0])
+
+    def on_continuous_scores(self) -> LikelihoodComparison:
+        """The comparison by PSIS-LOO on the scores strictly inside (0, 1) only
+        (``cells="continuous"``: densities under every likelihood).
+
+        Equals ``compare_likelihoods(self.fits, cells="continuous")`` without computing LOO
+        again: PSIS smooths each score's importance weights on its own, so the LOO terms
+        of those scores are taken from this comparison's. The other answers (expected
+        scores, agreement, decisions) do not depend on the cells and are shared.
+
+        Examples
+        --------
+        >>> import scorestd, warnings
+        >>> ap = scorestd.datasets.load("adhoc8_ap").isel(system=slice(0, 4), topic=slice(0, 20))
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", scorestd.ScorestdWarning)
+        ...     res = scorestd.compare_likelihoods(ap, ["normal", "censored"], chains=2,
+        ...                                        draws=500, warmup=200, seed=1)
+        ...     inside = res.on_continuous_scores()
+        >>> inside.cells, int(inside.table["pareto_k_bad"].sum()) >= 0
+        ('continuous', True)
+        """
+        import arviz
+
+        if self.cells == "continuous":
+            return self
+        loos = {}
+        for name, fit in self.fits.items():
+            mask = _cells_mask(fit.observed_data["score"].values, "continuous")
+            part = self.pointwise.get(name)
+            subset = None if part is None else _loo_subset(part, mask)
+            loos[name] = (subset if subset is not None
+                          else loo(fit, memory=self.memory, cells="continuous"))
+        _warn_pareto(loos)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            table = arviz.compare(loos, ic="loo")
+        return replace(self, table=_with_pareto(table, loos), cells="continuous",
+                       pointwise={})
 
     def __repr__(self) -> str:
         return (f"LikelihoodComparison(best={self.best!r} of {list(self.table.index)}, "
@@ -256,10 +344,21 @@ def compare_likelihoods(
         warn(f"compare_likelihoods: {atoms} scores are exactly 0 or 1, where {which} "
              f"a density and the others a probability: their LOO terms are not "
              f"comparable; compare with cells='continuous' too")
-    loos, bad = {}, []
-    for name in fits:
-        loos[name] = done[name][1]
-        k = np.asarray(loos[name].pareto_k)
+    pointwise = {name: done[name][1] for name in fits}
+    loos = {name: part.elpd for name, part in pointwise.items()}
+    _warn_pareto(loos)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = arviz.compare(loos, ic="loo")
+    return LikelihoodComparison(_with_pareto(table, loos), _systems(fits), _agreement(fits),
+                                _decisions(fits), fits, str(cells), pointwise, memory)
+
+
+def _warn_pareto(loos: dict) -> None:
+    """Warn, by fit, where scores have Pareto k above :data:`PARETO_K`."""
+    bad = []
+    for name, res in loos.items():
+        k = np.asarray(res.pareto_k)
         if np.sum(k > PARETO_K):
             bad.append(f"{name}: {int(np.sum(k > PARETO_K))} of {k.size} (max k "
                        f"{float(np.max(k)):.2f})")
@@ -267,25 +366,25 @@ def compare_likelihoods(
         warn(f"compare_likelihoods: PSIS-LOO is unreliable for scores with Pareto k > "
              f"{PARETO_K}: {'; '.join(bad)}; their elpd terms may be off (refit without "
              f"them, or use more draws)")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        table = arviz.compare(loos, ic="loo")
+
+
+def _with_pareto(table: pd.DataFrame, loos: dict) -> pd.DataFrame:
+    """``arviz.compare``'s table with each fit's largest Pareto k and count above 0.7."""
     table["pareto_k_max"] = [float(np.max(loos[n].pareto_k)) for n in table.index]
     table["pareto_k_bad"] = [int(np.sum(np.asarray(loos[n].pareto_k) > PARETO_K))
                              for n in table.index]
-    return LikelihoodComparison(table, _systems(fits), _agreement(fits), _decisions(fits),
-                                fits, str(cells))
+    return table
 
 
 def _fit_task(data, likelihood: str, options: dict, memory, cells: str):
-    """One likelihood's fit and its LOO (run in a worker process or here)."""
+    """One likelihood's fit and its pointwise LOO (run in a worker process or here)."""
     fit = bayes_crossed(data, likelihood=likelihood, **options)
-    return fit, loo(fit, memory=memory, cells=cells)
+    return fit, _pointwise_loo(fit, memory, cells)
 
 
 def _loo_task(fit: CrossedPosterior, memory, cells: str):
-    """A given fit's LOO (the fit itself is not sent back)."""
-    return None, loo(fit, memory=memory, cells=cells)
+    """A given fit's pointwise LOO (the fit itself is not sent back)."""
+    return None, _pointwise_loo(fit, memory, cells)
 
 
 #: Relative cost of a fit by likelihood: the costliest are started first, so that the

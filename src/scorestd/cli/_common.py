@@ -270,8 +270,11 @@ def split_list(text: str | None, convert: Any = str) -> list[Any] | None:
 
 def print_table(frame: pd.DataFrame, *, floatfmt: str = "{:.4f}",
                 legend: dict[str, str] | None = None) -> None:
-    """Print a DataFrame as an aligned plain-text table, with what its columns mean."""
+    """Print a DataFrame as an aligned plain-text table, with what its columns mean (row
+    labels as the index says them; never pandas' integer positions)."""
     import pandas as pd
+
+    from ..io.table import labels_rows
 
     formatters = {
         c: (lambda v, f=floatfmt: "" if pd.isna(v) else f.format(v))
@@ -280,7 +283,7 @@ def print_table(frame: pd.DataFrame, *, floatfmt: str = "{:.4f}",
     }
     with pd.option_context("display.width", 200, "display.max_rows", 10_000,
                            "display.max_columns", 100):
-        print(frame.to_string(formatters=formatters))
+        print(frame.to_string(formatters=formatters, index=labels_rows(frame.index)))
     legend = legend if legend is not None else frame.attrs.get("columns")
     if legend:
         width = max(len(str(c)) for c in legend)
@@ -306,6 +309,12 @@ def notice(text: str) -> None:
     """Print an informational line (a file written …), unless ``--quiet``."""
     if not QUIET:
         print(text)
+
+
+def quiet_run() -> bool:
+    """Whether ``--quiet`` asks for results and errors only (checks and notices are
+    neither computed nor printed)."""
+    return QUIET
 
 
 def add_output_argument(parser: argparse.ArgumentParser, *, help: str | None = None,

@@ -14,6 +14,7 @@ from ._common import (
     add_output_argument,
     check_figure_path,
     load_data,
+    notice,
     print_table,
     write_tables,
 )
@@ -164,22 +165,22 @@ def run(args: argparse.Namespace) -> int:
             keep("checks", measure, checks.overall,
                  "Posterior predictive checks: observed against replicated scores.")
             plot_predictive_checks(checks, path=args.ppc)
-            print(f"figure written to {args.ppc}")
+            notice(f"figure written to {args.ppc}")
         if args.forest:
             plot_system_differences(fit, reference=args.reference, ci_prob=args.ci_prob,
                                     path=args.forest)
-            print(f"figure written to {args.forest}")
+            notice(f"figure written to {args.forest}")
         if args.effects:
             plot_system_effects(fit, ci_prob=args.ci_prob, path=args.effects)
-            print(f"figure written to {args.effects}")
+            notice(f"figure written to {args.effects}")
         if args.heatmap:
             plot_pair_probabilities(fit.pairs(), path=args.heatmap)
-            print(f"figure written to {args.heatmap}")
+            notice(f"figure written to {args.heatmap}")
         if args.save:
             from ..io.atomic import atomic_netcdf
 
             atomic_netcdf(fit.to_datatree(), args.save)
-            print(f"posterior written to {args.save}")
+            notice(f"posterior written to {args.save}")
     write_tables(parts, args)
     return 0
 
@@ -198,7 +199,7 @@ def _compare(cube, measure: str, options: dict, args: argparse.Namespace, keep) 
     with warnings.catch_warnings():  # its Pareto k are a subset of those just warned about
         warnings.filterwarnings("ignore", message="compare_likelihoods: PSIS-LOO",
                                 category=ScorestdWarning)
-        cont = compare_likelihoods(res.fits, cells="continuous", workers=args.workers)
+        cont = res.on_continuous_scores()
     print()
     print("on the scores strictly inside (0, 1) only (densities under every likelihood):")
     inside = cont.table[["rank", "elpd_loo", "se", "elpd_diff", "dse"]]
@@ -282,6 +283,6 @@ def _closed_form(cube, args: argparse.Namespace) -> int:
                    "the pairs, P(A > B) closest to 1/2 first.")
         if args.heatmap:
             plot_pair_probabilities(one, path=args.heatmap)
-            print(f"figure written to {args.heatmap}")
+            notice(f"figure written to {args.heatmap}")
     write_tables(parts, args)
     return 0

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 from typing import Any, get_args
 
-from .._options import SimulationCopula
+from .._options import PairFamilies, SimulationCopula
 from ..errors import ScorestdError
 from ._common import (
     add_command,
@@ -74,6 +74,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output_argument(p)
     p.add_argument("--workers", type=int, default=0,
                    help="run on a local dask.distributed cluster with this many workers")
+    es = p.add_argument_group("estd-stability options")
+    es.add_argument("--pool-sizes",
+                    help="comma-separated reference pool sizes (default: those of "
+                         "5,10,20,50,100 the collection has other systems for)")
     er = p.add_argument_group("error-rates options")
     er.add_argument("--n-topics", help="comma-separated topic set sizes (default 25,50,100)")
     er.add_argument("--deltas", help="comma-separated effects δ (default .01,…,.10; "
@@ -88,6 +92,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     er.add_argument("--copula", choices=get_args(SimulationCopula), default="vine",
                     help="dependence of a pair of runs: vine (default: a copula per pair by "
                          "AIC, as the paper) or gaussian (fast, exchangeable)")
+    er.add_argument("--pair-families", choices=get_args(PairFamilies), default="vinecopulib",
+                    help="family set of the pair copulas: vinecopulib (default: "
+                         "pyvinecopulib's parametric families) or bicopselect (R "
+                         "VineCopula's BiCopSelect defaults, the paper's: two two-parameter "
+                         "Tawn types)")
     er.add_argument("--pool",
                     help="a .npz file of fitted pair copulas: read if it exists, written "
                          "with every pair fitted (a later study on the same collections "
@@ -128,8 +137,11 @@ def run(args: argparse.Namespace) -> int:
     figures = _per_source(None if args.no_figure else args.figure or f"experiment-{args.name}.png",
                           sources)
     tables = _per_source(getattr(args, "output", None), sources)
+    from ..experiments._common import named_collection
+
     for source, figure, table in zip(sources, figures, tables, strict=True):
-        cube = load_data(args, source)
+        # named as the API names a file: its results say what they ran on
+        cube = named_collection(load_data(args, source), source)
         if args.name in SIMULATION_STUDIES:
             kwargs = {"trials": args.trials, "seed": args.seed, "measure": args.measure}
         else:
@@ -138,6 +150,10 @@ def run(args: argparse.Namespace) -> int:
                       "progress": False if args.no_progress else None}
         if args.schemes:
             kwargs["schemes"] = split_list(args.schemes)
+        if args.pool_sizes:
+            if args.name != "estd-stability":
+                raise ScorestdError("--pool-sizes is an option of estd-stability")
+            kwargs["pool_sizes"] = split_list(args.pool_sizes, int)
         try:
             with _client(0 if args.name in SIMULATION_STUDIES else args.workers) as client:
                 extra = {} if client is None else {"client": client}
@@ -177,7 +193,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
               "B": args.resamples or 2000, "seed": args.seed, "batch_size": args.batch_size,
               "memory": args.memory, "progress": False if args.no_progress else None,
               "deltas": deltas, "copula": args.copula, "results_dir": args.results_dir,
-              "pool": args.pool}
+              "pool": args.pool, "pair_families": args.pair_families}
     if args.full_size:
         kwargs.update(trials=FULL_SIZE["trials"], trials_type2=FULL_SIZE["trials_type2"],
                       B=args.resamples or FULL_SIZE["B"],

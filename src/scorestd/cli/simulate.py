@@ -12,7 +12,9 @@ from ._common import (
     add_legacy_out,
     add_output_argument,
     load_data,
+    notice,
     print_table,
+    quiet_run,
     split_list,
 )
 
@@ -67,13 +69,17 @@ def run(args: argparse.Namespace) -> int:
                 cubes = simulate(sim, n_topics=args.n_topics, trials=args.trials,
                                  seed=args.seed, memory=args.memory, output=args.output)
             with cubes, job.part(costs["diagnostics"]):  # read back from the file
-                diagnostics = simulation_diagnostics(sim, cubes)
+                diagnostics = (None if quiet_run() else
+                               simulation_diagnostics(sim, cubes, memory=args.memory))
     except ValueError as exc:
         raise ScorestdError(str(exc)) from exc
-    print(f"{args.trials} collections of {cubes.sizes['topic']} topics × "
-          f"{cubes.sizes['system']} systems ({sim.margins.measure}, {sim.copula.name} copula) "
-          f"written to {args.output}")
-    print_table(diagnostics.summary())
+    # the result is the file: --quiet prints nothing, as standardize and convert
+    notice(f"{args.trials} collections of {cubes.sizes['topic']} topics × "
+           f"{cubes.sizes['system']} systems ({sim.margins.measure}, {sim.copula.name} "
+           f"copula) written to {args.output}")
+    if diagnostics is not None:
+        print("how well the simulated collections reproduce the observed one:")
+        print_table(diagnostics.summary())
     return 0
 
 

@@ -19,6 +19,7 @@ import xarray as xr
 
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
+from ..measures import find_measure
 from ..score_cube import cube
 
 __all__ = ["EXAMPLES", "attribution", "example_path", "is_dataset", "list", "load", "names"]
@@ -126,14 +127,9 @@ def load(name: str, *, measure: str | None = None) -> xr.DataArray:
     rows = [r for r in _manifest() if name in (r["collection"], r["file"])]
     if not rows:
         raise ScoreDataError(f"unknown dataset {name!r}; choose one of {names()}")
-    if measure is not None:
-        chosen = [r for r in rows if r["measure"] == measure]
-        if not chosen:
-            raise ScoreDataError(
-                f"dataset {name!r} has no measure {measure!r}; it has "
-                f"{[r['measure'] for r in rows]}"
-            )
-        rows = chosen
+    if measure is not None:  # matched regardless of case
+        measure = find_measure(measure, [r["measure"] for r in rows], what=f"dataset {name!r}")
+        rows = [r for r in rows if r["measure"] == measure]
     return _load_files(tuple(r["file"] for r in rows)).copy(deep=True)
 
 

@@ -147,10 +147,28 @@ def collection_from(source: Any) -> tuple[str | None, Any]:
     if isinstance(source, str | os.PathLike):
         from ..io.formats import load
 
-        path = Path(source)
-        name = str(source) if isinstance(source, str) and not path.exists() else path.stem
-        cube = load(source)
-        if "collection" not in cube.attrs:
-            cube.attrs["collection"] = name
-        return name, cube
+        return collection_name(source), named_collection(load(source), source)
     return None, source
+
+
+def collection_name(source: str | os.PathLike) -> str:
+    """The name of a collection read from ``source``: a bundled dataset's name, a file's
+    (or folder's) stem.
+
+    Examples
+    --------
+    >>> collection_name("adhoc8_ap"), collection_name("results/sims.nc")
+    ('adhoc8_ap', 'sims')
+    """
+    path = Path(source)
+    return str(source) if isinstance(source, str) and not path.exists() and not path.suffix \
+        else path.stem
+
+
+def named_collection(cube: Any, source: str | os.PathLike) -> Any:
+    """``cube`` read from ``source``, its ``collection`` attr set to
+    :func:`collection_name` where it has none (an experiment's results say what they ran
+    on)."""
+    if "collection" not in cube.attrs:
+        cube.attrs["collection"] = collection_name(source)
+    return cube

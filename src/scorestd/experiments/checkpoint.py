@@ -2,7 +2,8 @@
 
 A study is a set of *cells* (e.g. one per measure, topic set size and effect), each a
 range of fixed blocks of trials whose results are counts that add up. :class:`Study`
-runs the cells chunk by chunk (:data:`CHUNK_BLOCKS` consecutive blocks) with one progress
+runs the cells chunk by chunk (:data:`CHUNK_BLOCKS` consecutive blocks, computed
+:data:`CHUNKS_PER_CALL` at a time) with one progress
 bar over the whole study, and, given a folder, writes every finished chunk there as
 ``<cell>/<chunk>.nc`` (netCDF, written whole or not at all by
 :func:`scorestd.io.atomic.atomic_output`), with the study's arguments (seed included) in
@@ -29,10 +30,14 @@ from .._progress import progress_bar
 from ..errors import OptionError, ScoreDataError
 from ..io.atomic import atomic_netcdf, atomic_output
 
-__all__ = ["CHUNK_BLOCKS", "Study"]
+__all__ = ["CHUNK_BLOCKS", "CHUNKS_PER_CALL", "Study"]
 
 #: Blocks of trials per chunk written (with 64-trial blocks: 16,384 trials, seconds of work).
 CHUNK_BLOCKS = 256
+#: Chunks computed in one call at most: a cluster's workers stay busy across chunks (one
+#: call per chunk left them idle a quarter of the time while each chunk was gathered,
+#: written and the next one submitted); an interruption loses at most this many chunks.
+CHUNKS_PER_CALL = 16
 _MANIFEST = "study.json"
 _ABSENT = object()
 
@@ -64,7 +69,7 @@ class Study:
     --------
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()
-    >>> count = lambda blocks, kept: {"n": np.array(kept.sum())}
+    >>> count = lambda blocks, kept: {"n": kept}  # the counts of each block
     >>> with Study({"seed": 1}, total=1000, folder=folder, progress=False) as study:
     ...     int(study.run("cell", np.full(10, 100), count)["n"])
     1000
@@ -122,23 +127,48 @@ class Study:
     def run(self, cell: str, kept: np.ndarray,
             compute: Callable[[np.ndarray, np.ndarray], Mapping[str, np.ndarray]],
             desc: str | None = None) -> dict[str, np.ndarray]:
-        """Sum of ``compute(blocks, kept)`` over the chunks of one cell.
+        """Sum of the counts ``compute(blocks, kept)`` of every block of one cell.
 
         ``kept[b]`` is the number of trials of block ``b`` used; ``compute`` returns the
-        counts of the given blocks (arrays that add up), the same for the same blocks.
+        counts of each of the given blocks (arrays whose first axis is the blocks, that
+        add up), the same for the same blocks. The chunks not read back are computed up
+        to :data:`CHUNKS_PER_CALL` in one call, so that the workers of a cluster never
+        wait for a chunk to be written before the next one starts.
         """
         kept = np.asarray(kept)
+        chunks = [np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
+                  for start in range(0, len(kept), CHUNK_BLOCKS)]
         total: dict[str, np.ndarray] | None = None
+
+        def add(counts: dict[str, np.ndarray]) -> None:
+            nonlocal total
+            total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
+
         # a bar per cell: inside an enclosing job (error_rates) it moves that job's share
         with progress_bar(int(kept.sum()), desc or cell, show=self.show, unit="trial") as bar:
-            for start in range(0, len(kept), CHUNK_BLOCKS):
-                blocks = np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
-                counts = self._read(cell, start // CHUNK_BLOCKS, blocks, kept)
+            missing = []
+            for chunk, blocks in enumerate(chunks):
+                counts = self._read(cell, chunk, blocks, kept)
                 if counts is None:
-                    counts = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
-                    self._write(cell, start // CHUNK_BLOCKS, blocks, kept, counts)
+                    missing.append(chunk)
+                    continue
                 bar.advance(int(kept[blocks].sum()))  # a chunk done before counts as done
-                total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
+                add(counts)
+            # the missing chunks in calls of about equal size, none over CHUNKS_PER_CALL
+            calls = -(-len(missing) // CHUNKS_PER_CALL)
+            for group in np.array_split(np.asarray(missing, dtype=int), max(calls, 1)):
+                if not len(group):
+                    continue
+                blocks = np.concatenate([chunks[c] for c in group])
+                per_block = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
+                first = 0
+                for chunk in group:
+                    rows = slice(first, first + len(chunks[chunk]))
+                    first = rows.stop
+                    counts = {k: v[rows].sum(axis=0) for k, v in per_block.items()}
+                    self._write(cell, int(chunk), chunks[chunk], kept, counts)
+                    bar.advance(int(kept[chunks[chunk]].sum()))
+                    add(counts)
         return total
 
     def _path(self, cell: str, chunk: int) -> Path:

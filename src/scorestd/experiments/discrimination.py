@@ -35,7 +35,7 @@ from ..models.schemes import check_schemes, standardized_stack
 from ..score_cube import validate
 from ..stats._pairs import PAIR, pair_coords
 from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
-from .result import Experiment
+from .result import Experiment, data_label
 
 __all__ = ["DiscriminativePower", "discriminative_power"]
 
@@ -194,7 +194,7 @@ def _dataset(c: xr.DataArray, schemes: tuple[str, ...], alphas: np.ndarray, p: n
     asl = np.sort(np.where(np.isnan(p), np.inf, p), axis=-1)
     asl = np.where(np.isinf(asl), np.nan, asl)  # NaN p-values sort last
     attrs = {"experiment": "discriminative power", "test": test,
-             "data": str(c.attrs.get("collection", c.attrs.get("source", "scores"))),
+             "data": data_label(c),
              "n_topics": int(c.sizes["topic"]), "n_systems": len(systems)}
     if test in RESAMPLING_TESTS:
         attrs.update(B=int(B), seed=seed)

@@ -23,12 +23,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import SimulationCopula, check_option
+from .._options import PairFamilies, SimulationCopula, check_fits_memory, check_option
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, ScorestdWarning, warn
 from ..io.atomic import atomic_output
 from ..io.netcdf import content_digest
 from ..kernels import pair_copulas
+from ..measures import find_measure
 from ..simulation.copula import GaussianCopula, fit_pair_copula
 from ..simulation.fitting import fit_margins, one_measure
 
@@ -36,6 +37,9 @@ __all__ = ["ErrorRatePool", "prepare_collection"]
 
 #: Pair copulas fitted per task on a cluster (each fit takes about 15 ms).
 PAIRS_PER_TASK = 256
+#: Bytes of one pair's copula as a client gathers it: a row of six float64 in an array
+#: object of its own (``sys.getsizeof(np.zeros(6))``).
+GATHERED_BYTES_PER_PAIR = 160
 #: Columns of a fitted pair copula: family code, rotation, three parameters, Kendall τ.
 _ROW = 6
 
@@ -82,25 +86,33 @@ class MeasurePool:
     families: dict[str, int]
     fitted: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
     fallbacks: int = 0
+    pair_families: str = "vinecopulib"
 
-    def pair_copulas(self, keys: np.ndarray, client: Any = None) -> np.ndarray:
+    def pair_copulas(self, keys: np.ndarray, client: Any = None,
+                     memory: int | str | None = None) -> np.ndarray:
         """Rows ``(P, 6)`` (family code, rotation, parameters, τ) of the copula of each
         ``(collection, i, j)`` (``i < j``), fitted the first time it is asked for.
 
         The fits are independent and deterministic (ties broken at random with a
         generator seeded by the pair): with a ``client`` the new ones are shared out
-        among the cluster's workers (the same copulas, sooner).
+        among the cluster's workers (the same copulas, sooner). What the client gathers
+        back is checked against the memory budget ``memory`` (as
+        :func:`scorestd.simulate`'s) before anything is submitted.
         """
         new = [key for key in dict.fromkeys(map(tuple, keys.tolist())) if key not in self.fitted]
         if client is not None and len(new) > PAIRS_PER_TASK:
+            check_fits_memory(len(new) * GATHERED_BYTES_PER_PAIR, memory,
+                              f"the copulas of {len(new)} pairs gathered from the cluster",
+                              instead="fit fewer pairs at once")
             [scores] = client.scatter([self.scores], broadcast=True)
             parts = [new[a:a + PAIRS_PER_TASK] for a in range(0, len(new), PAIRS_PER_TASK)]
-            futures = client.map(_fit_pairs, parts, scores=scores, pure=False)
+            futures = client.map(_fit_pairs, parts, scores=scores,
+                                 families=self.pair_families, pure=False)
             results = client.gather(futures)
         else:
             parts = [new]
             threads = min(4, os.cpu_count() or 1)  # the families of one pair, in parallel
-            results = [_fit_pairs(new, self.scores, threads)]
+            results = [_fit_pairs(new, self.scores, threads, self.pair_families)]
         for part, (rows, fallbacks) in zip(parts, results, strict=True):
             self.fitted.update(zip(part, rows, strict=True))
             self.fallbacks += fallbacks
@@ -110,11 +122,13 @@ class MeasurePool:
 
 
 def _fit_pairs(keys: Sequence[tuple[int, int, int]], scores: Sequence[np.ndarray],
-               threads: int = 1) -> tuple[list[np.ndarray], int]:
+               threads: int = 1, families: str = "vinecopulib"
+               ) -> tuple[list[np.ndarray], int]:
     """The copula rows of each ``(collection, i, j)`` of ``keys`` and the fallbacks used."""
     rows, fallbacks = [], 0
     for c, i, j in keys:
-        row, fell_back = fit_pair_copula(scores[c][:, [i, j]], seed=(c, i, j), threads=threads)
+        row, fell_back = fit_pair_copula(scores[c][:, [i, j]], seed=(c, i, j),
+                                         threads=threads, families=families)
         rows.append(row)
         fallbacks += fell_back
     return rows, fallbacks
@@ -124,7 +138,8 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
     tables, means, observed, corr, names, sizes, scores = [], [], [], [], [], [], []
     failures, families, support = 0, {}, None
     for name, cube in cubes.items():
-        if measure not in [str(m) for m in cube[MEASURE].values]:
+        if find_measure(measure, cube[MEASURE].values, what=f"collection {name!r}",
+                        required=False) is None:
             continue
         kept = prepare_collection(cube, measure)
         if kept.sizes[SYSTEM] < 2:
@@ -166,6 +181,10 @@ class ErrorRatePool:
     ----------
     collections : mapping of name to cube
         The collections.
+    pair_families : {"vinecopulib", "bicopselect"}
+        Family set and selection of the pair copulas
+        (:func:`~scorestd.simulation.copula.fit_pair_copula`): ``pyvinecopulib``'s
+        (default) or R VineCopula's ``BiCopSelect`` defaults, the paper's.
 
     Examples
     --------
@@ -179,8 +198,10 @@ class ErrorRatePool:
     [114]
     """
 
-    def __init__(self, collections: Mapping[str, Any]) -> None:
+    def __init__(self, collections: Mapping[str, Any], *,
+                 pair_families: PairFamilies = "vinecopulib") -> None:
         self.cubes = dict(collections)
+        self.pair_families = check_option(pair_families, PairFamilies, "pair_families")
         self._measures: dict[str, MeasurePool] = {}
 
     @property
@@ -191,11 +212,13 @@ class ErrorRatePool:
     def __getitem__(self, measure: str) -> MeasurePool:
         if measure not in self._measures:
             self._measures[measure] = _measure_pool(self.cubes, measure)
+            self._measures[measure].pair_families = self.pair_families
         return self._measures[measure]
 
     def __repr__(self) -> str:
         fitted = {m: len(p.fitted) for m, p in self._measures.items()}
-        return f"<ErrorRatePool of {self.collections}: pair copulas fitted {fitted}>"
+        return (f"<ErrorRatePool of {self.collections}: pair copulas ({self.pair_families}) "
+                f"fitted {fitted}>")
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the fitted pair copulas to ``path`` (``.npz``), atomically.
@@ -207,8 +230,10 @@ class ErrorRatePool:
         path = Path(path)
         if path.suffix != ".npz":
             raise OptionError(f"pool must be a .npz file; got {str(path)!r}")
-        arrays = {"meta": np.array(json.dumps({
-            "collections": self.collections, "checksums": _checksums(self.cubes)}))}
+        meta = {"collections": self.collections, "checksums": _checksums(self.cubes)}
+        if self.pair_families != "vinecopulib":  # files of the default read as before
+            meta["pair_families"] = self.pair_families
+        arrays = {"meta": np.array(json.dumps(meta))}
         for measure, pool in self._measures.items():
             keys = np.array(list(pool.fitted), dtype=np.int64).reshape(-1, 3)
             rows = np.array(list(pool.fitted.values())).reshape(-1, _ROW)
@@ -220,10 +245,11 @@ class ErrorRatePool:
     @classmethod
     def load(cls, path: str | os.PathLike, collections: Mapping[str, Any]) -> ErrorRatePool:
         """The pool saved at ``path`` for ``collections`` (refused if it was fitted to
-        other collections or other scores, naming them)."""
-        pool = cls(collections)
+        other collections or other scores, naming them), with the family set it was
+        fitted with."""
         with np.load(Path(path), allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
+            pool = cls(collections, pair_families=meta.get("pair_families", "vinecopulib"))
             if meta["collections"] != pool.collections:
                 raise OptionError(f"pool file {str(path)!r} was fitted to collections "
                                   f"{meta['collections']}, not {pool.collections}")
@@ -246,24 +272,33 @@ def _checksums(cubes: Mapping[str, Any]) -> list[str]:
     return [content_digest(cube) for cube in cubes.values()]
 
 
-def resolve_pool(pool: Any, cubes: Mapping[str, Any], copula: SimulationCopula
+def resolve_pool(pool: Any, cubes: Mapping[str, Any], copula: SimulationCopula,
+                 pair_families: PairFamilies = "vinecopulib"
                  ) -> tuple[ErrorRatePool, Path | None]:
-    """The pool of a study: the one given, the file given (read if it exists), or new."""
+    """The pool of a study: the one given, the file given (read if it exists), or new
+    (refused if fitted with another family set than ``pair_families``, naming both)."""
     check_option(copula, SimulationCopula, "copula")
+    check_option(pair_families, PairFamilies, "pair_families")
     if pool is None:
-        return ErrorRatePool(cubes), None
-    if isinstance(pool, ErrorRatePool):
-        if pool.collections != list(cubes):
-            raise OptionError(f"pool was fitted to collections {pool.collections}, not "
-                              f"{list(cubes)}")
-        return pool, None
+        return ErrorRatePool(cubes, pair_families=pair_families), None
+    path = None
     if isinstance(pool, (str, os.PathLike)):
         path = Path(pool)
         if path.suffix != ".npz":
             raise OptionError(f"pool must be an ErrorRatePool or a .npz file; got {str(path)!r}")
-        return (ErrorRatePool.load(path, cubes) if path.exists() else ErrorRatePool(cubes)), path
-    raise OptionError(f"pool must be an ErrorRatePool or a .npz path; got "
-                      f"{type(pool).__name__}")
+        pool = (ErrorRatePool.load(path, cubes) if path.exists()
+                else ErrorRatePool(cubes, pair_families=pair_families))
+    elif not isinstance(pool, ErrorRatePool):
+        raise OptionError(f"pool must be an ErrorRatePool or a .npz path; got "
+                          f"{type(pool).__name__}")
+    if pool.collections != list(cubes):
+        raise OptionError(f"pool was fitted to collections {pool.collections}, not "
+                          f"{list(cubes)}")
+    if pool.pair_families != pair_families:
+        where = f" (file {str(path)!r})" if path is not None else ""
+        raise OptionError(f"pool{where} holds pair copulas of family set "
+                          f"{pool.pair_families!r}, not pair_families={pair_families!r}")
+    return pool, path
 
 
 def family_names(codes: np.ndarray) -> list[str]:

@@ -25,7 +25,7 @@ from ..models._base import Model
 from ..models.schemes import check_schemes, scheme_model
 from ..score_cube import validate
 from ._scheme_tables import by_measure_and_scheme, finish_panels, measure_panels
-from .result import Experiment
+from .result import Experiment, data_label
 
 __all__ = ["LeaveOneOut", "leave_one_out"]
 
@@ -173,7 +173,7 @@ def leave_one_out(
             "rank_loo": (dims, rank_loo),
         },
         attrs={"experiment": "leave-one-out",
-               "data": str(c.attrs.get("collection", c.attrs.get("source", "scores"))),
+               "data": data_label(c),
                "n_groups": len(members), "n_systems": len(runs)},
     )
     ds["change"] = ds["mean_loo"] - ds["mean_all"]

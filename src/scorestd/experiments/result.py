@@ -13,9 +13,10 @@ import xarray as xr
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.figures import save_figure
+from ..measures import find_measure
 from ..score_cube import validate
 
-__all__ = ["ALPHAS", "Experiment", "single_measure"]
+__all__ = ["ALPHAS", "Experiment", "data_label", "single_measure"]
 
 #: Significance levels of Urbano et al. (2019): 0.001…0.009, 0.01…0.09 and 0.1.
 ALPHAS = np.round(np.concatenate([np.arange(1, 10) * 0.001, np.arange(1, 10) * 0.01, [0.1]]), 3)
@@ -28,14 +29,7 @@ def single_measure(scores: Any, measure: str | None) -> xr.DataArray:
     would silently bias, so missing scores are an error here.
     """
     cube = validate(scores)
-    measures = cube[MEASURE].values.tolist()
-    if measure is None:
-        if len(measures) != 1:
-            raise ScoreDataError(f"the scores have several measures {measures}: pick one "
-                                 f"with measure=")
-        measure = measures[0]
-    if measure not in measures:
-        raise ScoreDataError(f"measure {measure!r} not in the scores; available: {measures}")
+    measure = find_measure(measure, cube[MEASURE].values)  # regardless of case
     one = cube.sel({MEASURE: [measure]}).transpose(TOPIC, SYSTEM, MEASURE)
     if hasattr(one.data, "compute"):  # a dask-backed cube: the engine needs its values
         one = one.compute()
@@ -104,11 +98,33 @@ def density_panel(ax, samples: dict[str, np.ndarray], xlabel: str) -> None:
     ax.legend(fontsize="small")
 
 
+def data_label(cube: xr.DataArray) -> str:
+    """What an experiment ran on, in words: the collection (a bundled dataset's name, a
+    file's stem), else the file read, else ``"scores"``; a simulated collection says
+    so, and the slice of a file with extra dims (``--select trial=3``) follows.
+
+    Examples
+    --------
+    >>> import scorestd
+    >>> data_label(scorestd.datasets.load("adhoc8_ap"))
+    'adhoc8'
+    >>> data_label(scorestd.cube([[0.5]], attrs={"simulated": "scorestd.simulate",
+    ...                                          "source": "adhoc8", "slice": "trial 3"}))
+    'simulated from adhoc8 (trial 3)'
+    """
+    attrs = cube.attrs
+    label = str(attrs.get("collection") or "")
+    if not label and attrs.get("source"):
+        label = f"{'simulated from ' if attrs.get('simulated') else ''}{attrs['source']}"
+    label = label or "scores"
+    return f"{label} ({attrs['slice']})" if attrs.get("slice") else label
+
+
 def design_attrs(cube: xr.DataArray, name: str, **sizes: Any) -> dict[str, Any]:
     """The attrs recording what an experiment ran on."""
     return {
         "experiment": name,
-        "data": str(cube.attrs.get("collection", cube.attrs.get("source", "scores"))),
+        "data": data_label(cube),
         "measure": str(cube["measure"].values[0]),
         "n_systems": int(cube.sizes["system"]),
         **sizes,

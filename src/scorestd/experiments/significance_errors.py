@@ -52,6 +52,7 @@ import xarray as xr
 from scipy import special
 
 from .._options import (
+    PairFamilies,
     SimulationCopula,
     check_count,
     check_fits_memory,
@@ -312,17 +313,17 @@ def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *
             "support": pool.support, "B": B, "root": root}
     if study is not None:  # one progress bar over the whole study; chunks saved as they end
         return study.run(cell, keep, functools.partial(
-            _counts, data=data, batch_size=batch_size, client=client), desc)
+            _block_counts, data=data, batch_size=batch_size, client=client), desc)
     out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
                       progress=progress, client=client, desc=desc)
     return {k: v.sum(axis=0) for k, v in out.items()}
 
 
-def _counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size, client
-            ) -> dict[str, np.ndarray]:
-    out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
-                      progress=False, client=client)
-    return {k: v.sum(axis=0) for k, v in out.items()}
+def _block_counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size, client
+                  ) -> dict[str, np.ndarray]:
+    """The counts of each block (first axis), for a study's chunks."""
+    return run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
+                       progress=False, client=client)
 
 
 @dataclass(frozen=True, repr=False)
@@ -484,6 +485,7 @@ def error_rates(
     client: Any = None,
     results_dir: str | os.PathLike | None = None,
     pool: ErrorRatePool | str | os.PathLike | None = None,
+    pair_families: PairFamilies = "vinecopulib",
 ) -> ErrorRates:
     """Type I, II and III error rates of paired tests by simulation (Urbano et al. 2019).
 
@@ -552,6 +554,13 @@ def error_rates(
         if fitted to other collections or scores), and written (atomically) with every
         pair fitted by this study. A study at another ``n_topics``, δ, trial count or
         seed on the same collections then fits nothing again.
+    pair_families : {"vinecopulib", "bicopselect"}
+        Family set of the pair copulas (``copula="vine"``): ``pyvinecopulib``'s
+        parametric families and selection (default, as above), or R VineCopula's
+        ``BiCopSelect`` defaults, the paper's own call: two two-parameter Tawn types
+        fitted in VineCopula's bounds instead of the three-parameter Tawn, VineCopula's
+        preselection (:mod:`scorestd.simulation.bicopselect`). A pool fitted with one
+        is refused for the other.
 
     Returns
     -------
@@ -593,8 +602,9 @@ def error_rates(
     options = {"measures": measures, "n_topics": n_topics, "deltas": deltas, "alphas": alphas,
                "tests": tests, "trials": trials, "trials_type2": trials_type2, "B": B,
                "copula": copula, "seed": seed, "memory": memory, "batch_size": batch_size,
-               "progress": progress, "client": client}
+               "progress": progress, "client": client, "pair_families": pair_families}
     check_option(copula, SimulationCopula, "copula")
+    check_option(pair_families, PairFamilies, "pair_families")
     tests = check_sequence("tests", tests, lambda n, t: check_option(t, ERROR_RATE_TESTS, "test"))
     trials = check_count("trials", trials)
     trials_type2 = check_count("trials_type2", trials_type2)
@@ -627,7 +637,7 @@ def error_rates(
     if measures is None:
         measures = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))
     measures = check_sequence("measures", measures, lambda n, v: str(v))
-    study_pool, pool_path = resolve_pool(pool, cubes, copula)
+    study_pool, pool_path = resolve_pool(pool, cubes, copula, pair_families)
     root = _random.root_sequence(seed)
     shape1 = (len(measures), len(sizes), len(tests), 2, len(alphas_arr))
     type1, valid1 = np.zeros(shape1), np.zeros(shape1[:3])
@@ -641,6 +651,8 @@ def error_rates(
                  "deltas": deltas_arr, "tests": list(tests), "trials": trials,
                  "trials_type2": trials_type2, "B": B, "copula": copula,
                  "seed": seed_record(root)}
+    if pair_families != "vinecopulib":  # studies of the default resume as before
+        arguments["pair_families"] = pair_families
     study = Study(arguments, len(measures) * len(sizes) * (trials + n_d * trials_type2),
                   folder=results_dir, progress=progress)
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,

@@ -33,7 +33,7 @@ from ..models.schemes import check_schemes, scheme_model
 from ..simulation import _random
 from ..simulation.simulator import Simulator, fit_simulator
 from ._common import collection_from
-from .result import Experiment, finish_figure
+from .result import Experiment, data_label, finish_figure
 
 __all__ = ["EstdStability", "TopicSetValidation", "estd_stability", "topic_set_validation"]
 
@@ -217,7 +217,7 @@ def topic_set_validation(
                        for k, v in rows.items()},
                       coords={"scheme": list(schemes), "trial": np.arange(trials)},
                       attrs={"experiment": "topic set size validation",
-                             "data": str(sim.observed.attrs.get("collection", "scores")),
+                             "data": data_label(sim.observed),
                              "measure": sim.margins.measure, "min_diff": min_diff,
                              "alpha": alpha, "beta": beta, "tolerance": tolerance,
                              "trials": trials, "seed": seed_record(root)})
@@ -260,6 +260,10 @@ class EstdStability(Experiment):
         return finish_figure(fig, self.data, path)
 
 
+#: Reference pool sizes of :func:`estd_stability` (those the collection has systems for).
+DEFAULT_POOL_SIZES = (5, 10, 20, 50, 100)
+
+
 @_reads_files_first
 @maps_extra_dims()
 def estd_stability(
@@ -267,7 +271,7 @@ def estd_stability(
     *,
     measure: str | None = None,
     system: str | None = None,
-    pool_sizes: Sequence[int] = (5, 10, 20, 50, 100),
+    pool_sizes: Sequence[int] | None = None,
     n_topics: int | None = None,
     trials: int = 500,
     seed: int | None = None,
@@ -288,8 +292,10 @@ def estd_stability(
         The measure (required when the cube has several).
     system : str, optional
         The fixed system (default: the one with the median observed mean).
-    pool_sizes : sequence of int
-        Reference pool sizes (at most the number of other systems).
+    pool_sizes : sequence of int, optional
+        Reference pool sizes (at most the number of other systems); default those of
+        5, 10, 20, 50 and 100 there are enough other systems for (all the other
+        systems below 5).
     n_topics : int, optional
         Topics per simulated collection (default: as observed).
     trials : int
@@ -322,6 +328,8 @@ def estd_stability(
         system = systems[int(np.argsort(means)[len(means) // 2])]
     if system not in systems:
         raise ValueError(f"unknown system {system!r}")
+    if pool_sizes is None:
+        pool_sizes = [k for k in DEFAULT_POOL_SIZES if k < len(systems)] or [len(systems) - 1]
     sizes = [check_count("pool size", k, 1) for k in pool_sizes]
     if max(sizes) > len(systems) - 1:
         raise ValueError(f"pool sizes must be at most {len(systems) - 1} (the other systems); "
@@ -346,7 +354,7 @@ def estd_stability(
     data = xr.Dataset({"estd": (("trial", "pool_size"), out)},
                       coords={"trial": np.arange(trials), "pool_size": sizes},
                       attrs={"experiment": "E-std stability",
-                             "data": str(sim.observed.attrs.get("collection", "scores")),
+                             "data": data_label(sim.observed),
                              "measure": sim.margins.measure, "system": system,
                              "trials": trials, "seed": seed_record(root)})
     return EstdStability(data)

@@ -19,6 +19,7 @@ from ..datasets import is_dataset, names
 from ..datasets import load as load_dataset
 from ..errors import ScoreDataError
 from ..frames import COLUMN_ALIASES
+from ..measures import find_measure
 from ._common import head_lines
 from .dialect import sniff
 from .matrix_csv import read_matrix_csv, write_matrix_csv
@@ -146,12 +147,8 @@ def load(
             cube = read_trec_eval(path, topics=topics, strict=strict, collection=collection)
         if collection is not None:
             cube.attrs["collection"] = collection
-    if measure is not None:
-        if measure not in cube["measure"].values:
-            raise ScoreDataError(
-                f"unknown measure {measure!r}; the scores have {cube['measure'].values.tolist()}"
-            )
-        cube = cube.sel(measure=[measure])
+    if measure is not None:  # matched regardless of case
+        cube = cube.sel(measure=[find_measure(measure, cube["measure"].values)])
     return cube
 
 

@@ -13,7 +13,7 @@ import xarray as xr
 from .._options import DecimalMark, Delimiter, check_flag
 from ..dims import DEFAULT_MEASURE, MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
-from ..measures import measure_info
+from ..measures import find_measure, measure_info
 from ..score_cube import extra_dims_of, labelled, validate
 from ._common import count_lines, existing_file, file_dialect, open_text, parse_score, text_lines
 from .atomic import atomic_output
@@ -198,15 +198,7 @@ def write_matrix_csv(
     topic_column = check_flag("topic_column", topic_column)
     _refuse_extra_dims(scores, out)
     c = validate(scores, check_range=False)  # a writer writes what it is given
-    if measure is None:
-        if c.sizes[MEASURE] != 1:
-            raise ScoreDataError(
-                f"the cube has {c.sizes[MEASURE]} measures {c[MEASURE].values.tolist()}; "
-                "name the one to write with measure="
-            )
-        measure = str(c[MEASURE].values[0])
-    if measure not in c[MEASURE].values:
-        raise ScoreDataError(f"unknown measure {measure!r}; the cube has {c[MEASURE].values.tolist()}")
+    measure = find_measure(measure, c[MEASURE].values, what="the cube")  # regardless of case
     matrix = c.sel({MEASURE: measure}).values
     with atomic_output(out) as tmp, tmp.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)

@@ -21,7 +21,7 @@ import pandas as pd
 from ..errors import OptionError
 from .atomic import atomic_output
 
-__all__ = ["TABLE_SUFFIXES", "Table", "table_format"]
+__all__ = ["TABLE_SUFFIXES", "Table", "labels_rows", "table_format"]
 
 TableFormat = Literal["latex", "markdown", "csv"]
 
@@ -56,6 +56,22 @@ def table_format(path: str | os.PathLike) -> TableFormat:
         raise OptionError(f"{path}: cannot write a table as {suffix or 'a file without a suffix'!r}; "
                           "use .tex (LaTeX), .md or .markdown (Markdown) or .csv")
     return TABLE_SUFFIXES[suffix]
+
+
+def labels_rows(index: pd.Index) -> bool:
+    """Whether a frame's row index says something: not pandas' unnamed integer positions
+    (``0, 1, 2 …`` of a frame whose rows are labelled by its columns), which no table
+    prints.
+
+    Examples
+    --------
+    >>> labels_rows(pd.RangeIndex(3)), labels_rows(pd.Index([2, 5]))
+    (False, False)
+    >>> labels_rows(pd.Index(["bm25", "ql"])), labels_rows(pd.Index([25, 50], name="n_topics"))
+    (True, True)
+    """
+    unnamed = all(name is None for name in index.names)
+    return not (unnamed and index.nlevels == 1 and pd.api.types.is_integer_dtype(index))
 
 
 @dataclass(frozen=True)
@@ -119,9 +135,9 @@ class Table:
         Row and column labels are escaped; the notes follow the tabular in a footnote size.
         """
         cells = self._cells(_latex_markup)
-        n_rows = self.values.index.nlevels
         # the row labels as escaped text, then the cells (escaped as they were made)
-        labels = cells.index.to_frame(index=False).map(lambda v: _escape_latex(str(v)))
+        labels = self._row_labels(cells).map(lambda v: _escape_latex(str(v)))
+        n_rows = labels.shape[1]
         frame = pd.concat([labels, cells.reset_index(drop=True)], axis=1)
         frame.columns = [_escape_latex(c) for c in _flat_columns(frame.columns)]
         styler = frame.style.hide(axis="index")
@@ -141,7 +157,7 @@ class Table:
         """The table in GitHub Markdown (bold as ``**…**``, markers as ``<sup>…</sup>``),
         the caption above, the notes below."""
         cells = self._cells(_markdown_markup)
-        labels = cells.index.to_frame(index=False).astype(str)
+        labels = self._row_labels(cells).astype(str)
         frame = pd.concat([labels, cells.reset_index(drop=True)], axis=1)
         frame.columns = _flat_columns(frame.columns)
         align = ("left",) * labels.shape[1] + ("right",) * cells.shape[1]
@@ -167,7 +183,12 @@ class Table:
                      for c in (flat, f"{flat}_low", f"{flat}_high", f"{flat}_marks")
                      if c in frame.columns]
             frame = frame[order]
-        return frame.to_csv(lineterminator="\n")
+        labels = self._row_labels(frame)
+        if labels.shape[1] < frame.index.nlevels:  # integer positions are no labels
+            frame = frame.set_axis(pd.MultiIndex.from_frame(labels) if labels.shape[1] > 1
+                                   else pd.Index(labels.iloc[:, 0]) if labels.shape[1]
+                                   else pd.RangeIndex(len(frame)))
+        return frame.to_csv(lineterminator="\n", index=labels.shape[1] > 0)
 
     def render(self, format: TableFormat) -> str:
         """The table as ``"latex"``, ``"markdown"`` or ``"csv"`` text."""
@@ -191,6 +212,16 @@ class Table:
         return self.to_markdown()
 
     # --- cells -------------------------------------------------------------------------
+
+    @staticmethod
+    def _row_labels(cells: pd.DataFrame) -> pd.DataFrame:
+        """The row labels as columns, each level that :func:`labels_rows` (none for
+        pandas' integer positions, e.g. within the blocks of stacked slices)."""
+        index = cells.index
+        labels = index.to_frame(index=False)
+        labels.columns = ["" if name is None else name for name in index.names]
+        keep = [i for i in range(index.nlevels) if labels_rows(index.get_level_values(i))]
+        return labels.iloc[:, keep]
 
     def _cells(self, markup) -> pd.DataFrame:
         """Each cell's text: the number (and interval), in bold or with its markers."""

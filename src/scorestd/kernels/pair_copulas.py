@@ -238,21 +238,29 @@ def _hinv_joe(u: np.ndarray, w: np.ndarray, theta: np.ndarray) -> np.ndarray:
     const = k * qu - np.log(-np.expm1(qu)) - np.log(w)
     lo = k * qu - const  # y at q₀: the left side ≥ C (y's direction is q's reversed)
     hi = np.log(-qu)  # y at q_u: ≤ C
-    y = lo.copy()
-    active = np.ones(y.shape, dtype=bool)  # a point stops at its own convergence
+    # Newton's steps on the points not converged yet only: each point takes the steps
+    # it would take if all were stepped together, those converged kept
+    shape = lo.shape
+    y = lo.ravel().copy()
+    k = np.broadcast_to(k, shape).ravel()
+    todo = np.arange(y.size)
+    yt, lo, hi, k, const = y, lo.ravel(), hi.ravel(), k, np.broadcast_to(const, shape).ravel()
     for _ in range(_NEWTON_STEPS):
-        q = -np.exp(y)
+        q = -np.exp(yt)
         em1 = -np.expm1(q)  # 1 − e^q
         f = k * q - np.log(em1) - const  # decreasing in y
-        lo = np.where(f > 0, y, lo)
-        hi = np.where(f < 0, y, hi)
-        nxt = y - f / (q * (k + (1 - em1) / em1))
+        lo = np.where(f > 0, yt, lo)
+        hi = np.where(f < 0, yt, hi)
+        nxt = yt - f / (q * (k + (1 - em1) / em1))
         nxt = np.where((nxt >= lo) & (nxt <= hi), nxt, (lo + hi) / 2)
-        moved = np.abs(nxt - y) > 1e-14 * np.maximum(1.0, np.abs(y))
-        y = np.where(active, nxt, y)
-        active &= moved
-        if not active.any():
-            break
+        moved = np.abs(nxt - yt) > 1e-14 * np.maximum(1.0, np.abs(yt))
+        y[todo] = nxt
+        if not moved.all():
+            todo, lo, hi, k, const = todo[moved], lo[moved], hi[moved], k[moved], const[moved]
+            if not todo.size:
+                break
+        yt = nxt[moved]
+    y = y.reshape(shape)
     # φ(c) − φ(u) = log((1 − r_u)/(1 − r)), r = e^q: v = 1 − ((r − r_u)/(1 − r_u))^{1/θ}
     ratio = np.clip((np.exp(-np.exp(y)) - np.exp(qu)) / -np.expm1(qu), 0.0, 1.0)
     return 1 - ratio ** (1 / theta)
@@ -493,8 +501,12 @@ def rotated_hinv2_hfunc1(family: str, rotation: int, params, u2, w,
         y = special.stdtrit(nu + 1, w) * np.sqrt((nu + x * x) * (1 - rho * rho) / (nu + 1)) \
             + rho * x
         # as rotated_hinv2 then rotated_hfunc1 would: u₁ clipped, its quantile kept
-        v = _clip(special.stdtr(nu, y))
-        y = np.where(v == special.stdtr(nu, y), y, special.stdtrit(nu, v))
+        # (the cdf once; the quantile again only where the clip moved u₁)
+        unclipped = special.stdtr(nu, y)
+        v = _clip(unclipped)
+        moved = v != unclipped
+        if moved.any():
+            y[moved] = special.stdtrit(nu, v[moved])
         h = special.stdtr(nu + 1, (x - rho * y) / np.sqrt((nu + y * y) * (1 - rho * rho)
                                                            / (nu + 1)))
     return v, _clip(h)

@@ -16,6 +16,7 @@ import xarray as xr
 
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..mapping import maps_extra_dims
+from ..measures import find_measure
 from ..models._base import Model
 from ..models.reference import fit_reference
 from ..models.registry import instantiate
@@ -32,11 +33,8 @@ def _one_measure(scores: Any, measure: str | None) -> xr.DataArray:
     cube = validate(scores)
     if measure is None:
         measure = str(cube[MEASURE].values[0])
-    elif measure not in cube[MEASURE].values:
-        from ..errors import ScoreDataError
-
-        raise ScoreDataError(
-            f"unknown measure {measure!r}; the scores have {cube[MEASURE].values.tolist()}")
+    else:
+        measure = find_measure(measure, cube[MEASURE].values)  # regardless of case
     return cube.sel({MEASURE: [measure]})
 
 

@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._options import MarginCriterion, check_option, check_sequence, check_trunc_level
+from .._options import (
+    MarginCriterion,
+    PairFamilies,
+    check_option,
+    check_sequence,
+    check_trunc_level,
+)
 from ..errors import ScorestdError
 from ..kernels.vine import VineEdge, VinePlan, inverse_rosenblatt, vine_plan
 
@@ -270,25 +276,56 @@ def pseudo_observations_random_ties(x: np.ndarray, rng: np.random.Generator) -> 
     return u
 
 
-def fit_pair_copula(x: np.ndarray, *, seed: Any, threads: int = 1) -> tuple[np.ndarray, bool]:
+def fit_pair_copula(x: np.ndarray, *, seed: Any, threads: int = 1,
+                    families: PairFamilies = "vinecopulib") -> tuple[np.ndarray, bool]:
     """The pair copula of the two columns of ``x``, as Urbano, Lima & Hanjalic (2019).
 
     Pseudo-observations with ties broken at random (a generator seeded by ``seed``),
-    the family and rotation selected by AIC among every parametric family of
-    ``pyvinecopulib``, parameters by maximum likelihood (R's ``BiCopSelect``). If that
-    selection fails, or gives a non-finite fit, the families are fitted one by one and
-    the best by AIC among those that fit is kept (never independence by default).
+    the family and rotation selected by AIC, parameters by maximum likelihood.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        ``(T, 2)`` scores of the two runs.
+    seed
+        Seed of the tie-breaking generator.
+    threads : int
+        Threads of ``pyvinecopulib``'s selection (``"vinecopulib"``).
+    families : {"vinecopulib", "bicopselect"}
+        ``"vinecopulib"`` (default): every parametric family of ``pyvinecopulib``
+        (independence, Gaussian, Student t, Clayton, Gumbel, Frank, Joe, BB1, BB6, BB7,
+        BB8, the three-parameter Tawn) with its preselection; if that selection fails,
+        or gives a non-finite fit, the families are fitted one by one and the best by
+        AIC among those that fit is kept. ``"bicopselect"``: R VineCopula's
+        ``BiCopSelect(u1, u2, selectioncrit = "AIC")``, the paper's call: its two
+        two-parameter Tawn types fitted in its bounds, its preselection, independence
+        among the candidates (:mod:`scorestd.simulation.bicopselect`).
 
     Returns
     -------
     row : numpy.ndarray
         ``(6,)``: family code (:data:`scorestd.kernels.pair_copulas.FAMILIES`), rotation,
-        three parameters (unused ones 0) and Kendall's τ of the unrotated copula.
+        three parameters (unused ones 0) and Kendall's τ of the unrotated copula (a
+        Tawn type is the Tawn family with one ψ equal to 1).
     fell_back : bool
-        Whether the one-by-one fallback was needed.
+        Whether the one-by-one fallback was needed (never with ``"bicopselect"``, whose
+        candidates that fail to fit are left out, independence always among them).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.multivariate_normal([0, 0], [[1, 0.7], [0.7, 1]], 50)
+    >>> row, fell_back = fit_pair_copula(x, seed=1, families="bicopselect")
+    >>> row.shape, fell_back
+    ((6,), False)
     """
+    check_option(families, PairFamilies, "pair_families")
     pv = _vine_module()
     u = np.asfortranarray(pseudo_observations_random_ties(x, np.random.default_rng(seed)))
+    if families == "bicopselect":
+        from .bicopselect import bicopselect
+
+        return _row(bicopselect(u).copula), False
     families = list(pv.families.parametric)
     try:
         cop = pv.Bicop.from_data(u, controls=_pair_controls(pv, families, threads))

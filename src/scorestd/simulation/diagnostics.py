@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import memory_budget
+from .._options import check_fits_memory, memory_budget
 from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
@@ -46,16 +46,29 @@ def _mean_pair_stats(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return sums[0] / counts[0], sums[1] / counts[1]
 
 
-def _moments(one: xr.DataArray) -> xr.Dataset:
+def block_trials(n_topics: int, n_systems: int, memory: int | str | None) -> int:
+    """Trials of ``(T, S)`` float64 scores per block of :func:`_moments`: a block, its
+    deviations and their squares within the memory budget (a quarter of it a block).
+
+    Examples
+    --------
+    >>> block_trials(50, 129, "64MB"), block_trials(50, 129, "256MB")
+    (310, 1240)
+    """
+    per_trial = 8 * n_topics * n_systems
+    return max(1, memory_budget(memory) // 4 // per_trial)
+
+
+def _moments(one: xr.DataArray, memory: int | str | None = None) -> xr.Dataset:
     """Each system's mean and variance over trials and topics of ``(N, T, S)`` scores,
     a block of trials at a time (dask's chunks for a dask-backed cube), so a file opened
-    lazily is read block by block: blocks of at most a quarter of the memory budget, merged by Chan, Golub &
-    LeVeque's (1979) pairwise update."""
+    lazily is read block by block (:func:`block_trials` of the budget ``memory``), merged
+    by Chan, Golub & LeVeque's (1979) pairwise update."""
     if one.chunks is not None:
         return xr.Dataset({"mean": one.mean((TRIAL, TOPIC)),
                            "var": one.var((TRIAL, TOPIC))}).compute()
     n_trials, n_topics, n_sys = one.shape
-    step = max(1, memory_budget(None) // 4 // (8 * n_topics * n_sys))
+    step = block_trials(n_topics, n_sys, memory)
     count, mean, m2 = 0, np.zeros(n_sys), np.zeros(n_sys)
     for start in range(0, n_trials, step):
         block = np.asarray(one[start:start + step].values).reshape(-1, n_sys)
@@ -153,7 +166,8 @@ class SimulationDiagnostics:
 
 
 def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
-                           max_trials: int = 50) -> SimulationDiagnostics:
+                           max_trials: int = 50,
+                           memory: int | str | None = None) -> SimulationDiagnostics:
     """Compare simulated collections with the observed one they were fitted to.
 
     Parameters
@@ -165,6 +179,11 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
     max_trials : int
         Pairwise τ and r are averaged over at most this many trials (they cost
         O(S² T²) each).
+    memory : int or str, optional
+        Memory budget (as :func:`scorestd.simulate`; default ``$SCORESTD_MEMORY`` or
+        256 MiB): the moments of collections read from a file are computed a block of
+        trials at a time within it, and the ``max_trials`` trials of the pairwise
+        statistics, held at once, are refused over it.
 
     Returns
     -------
@@ -205,10 +224,13 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
         one = one.astype(np.float64)
     # moments chunk by chunk (of a dask-backed cube, or of one read from a file), and
     # only the first max_trials trials in memory for the pairwise statistics
-    moments = _moments(one)
+    moments = _moments(one, memory)
     obs = np.asarray(simulator.observed.values, dtype=np.float64)
     obs_tau, obs_r = _pair_stats(obs)
-    sim_tau, sim_r = _mean_pair_stats(np.asarray(one.isel({TRIAL: slice(0, max_trials)}).values))
+    first = one.isel({TRIAL: slice(0, max_trials)})
+    check_fits_memory(8 * first.size, memory, f"the {first.sizes[TRIAL]} trials of the "
+                      "pairwise statistics", instead="lower max_trials")
+    sim_tau, sim_r = _mean_pair_stats(np.asarray(first.values))
     i, j = np.triu_indices(len(simulator.systems), k=1)
     data = {
         "observed_mean": (SYSTEM, obs.mean(axis=0)),

@@ -16,6 +16,7 @@ from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..mapping import maps_extra_dims
+from ..measures import find_measure
 from ..models import _grid
 from ..models.discrete_margins import BetaBinomialMargin, OrderedKernelMargin, support_of
 from ..models.margins import MarginFamily, expand, get_margin, nearest_index
@@ -41,17 +42,11 @@ def one_measure(scores: Any, measure: str | None, *, what: str = "scores") -> xr
     """The validated ``(topic, system)`` scores of one measure, complete.
 
     Raises ``ScoreDataError`` for several measures without ``measure=``, an unknown
-    measure, or a missing score (naming topic and system).
+    measure (matched regardless of case, :func:`scorestd.measures.find_measure`), or a
+    missing score (naming topic and system).
     """
     cube = validate(scores, what=what)
-    measures = [str(m) for m in cube[MEASURE].values]
-    if measure is None:
-        if len(measures) != 1:
-            raise ScoreDataError(f"the {what} have several measures {measures}: pick one with "
-                                 "measure=")
-        measure = measures[0]
-    if measure not in measures:
-        raise ScoreDataError(f"measure {measure!r} not in the {what}; available: {measures}")
+    measure = find_measure(measure, cube[MEASURE].values, what=f"the {what}")
     one = cube.sel({MEASURE: measure}).transpose(TOPIC, SYSTEM)
     if hasattr(one.data, "compute"):
         one = one.compute()

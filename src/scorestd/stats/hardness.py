@@ -25,6 +25,7 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.hardness import hardest_first, split_sizes, topic_hardness_kernel
 from ..mapping import maps_extra_dims
+from ..measures import find_measure
 from ..score_cube import match_input_dims, validate
 
 __all__ = ["HardEasySplit", "MiddleRestSplit", "topic_hardness", "topic_split"]
@@ -186,10 +187,8 @@ def topic_split(
     kind = check_option(kind, SplitKind, "kind")
     hardness = topic_hardness(scores, method, skipna=skipna, ddof=ddof, degenerate=degenerate)
     if MEASURE in hardness.dims:
-        measures = hardness[MEASURE].values.tolist()
-        if measure is None and len(measures) > 1:
-            raise ValueError(f"the cube has measures {measures}: choose one with measure=")
-        hardness = hardness.sel({MEASURE: measures[0] if measure is None else measure})
+        measure = find_measure(measure, hardness[MEASURE].values, what="the cube")
+        hardness = hardness.sel({MEASURE: measure})
     labels = hardness[TOPIC].values.astype(str)
     values = hardness.values
     if np.isnan(values).any():
