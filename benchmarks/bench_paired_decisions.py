@@ -1,7 +1,8 @@
 """Cost per trial of the five paired tests of the error-rate study, against their floors.
 
 Run by hand: ``python benchmarks/bench_paired_decisions.py [B ...] [--call N]`` (default
-B = 2000 and 10000; ``--before`` adds the p-value kernels the study used before
+B = 2000 and 10000; ``--tests permutation bootstrap``: only those; ``--p10-only``: only
+the P@10-like differences; ``--before`` adds the p-value kernels the study used before
 ``paired_decisions``). For n = 25, 50, 100 topics it times, per trial and per test:
 
 - ``kernel``: ``paired_decisions`` (one test at a time) on calls of ``--call`` trials
@@ -112,10 +113,11 @@ def cpu(fn, repeat: int = 5) -> float:
     return best / N_TRIALS * 1e6  # µs per trial
 
 
-def main(resamples: list[int], with_before: bool, call: int = CALL) -> None:
+def main(resamples: list[int], with_before: bool, call: int = CALL,
+         tests: tuple[str, ...] = PAIRED_TESTS, kinds=(False, True)) -> None:
     print(f"numpy {np.__version__}; {N_TRIALS} trials; µs per trial (CPU time, best of 5)")
     with single_threaded_blas():
-        for discrete in (False, True):
+        for discrete in kinds:
             for B in resamples:
                 print(f"\n{'P@10-like' if discrete else 'AP-like'} differences, B = {B}")
                 print(f"{'n':>4} {'test':<12} {'before':>9} {'kernel':>9} {'floor':>9} "
@@ -123,7 +125,7 @@ def main(resamples: list[int], with_before: bool, call: int = CALL) -> None:
                 for n in (25, 50, 100):
                     d = differences(n, discrete)
                     total = np.zeros(2)
-                    for test in PAIRED_TESTS:
+                    for test in tests:
                         counter = iter(range(10**6))
                         old = (cpu(lambda: before(d, test, B), repeat=3 if B > 2000 else 5)
                                if with_before else np.nan)
@@ -142,5 +144,9 @@ if __name__ == "__main__":
     parser.add_argument("B", type=int, nargs="*", default=[2000, 10000])
     parser.add_argument("--before", action="store_true")
     parser.add_argument("--call", type=int, default=CALL)
+    parser.add_argument("--tests", nargs="+", choices=PAIRED_TESTS, default=PAIRED_TESTS)
+    parser.add_argument("--p10-only", action="store_true",
+                        help="only the P@10-like differences")
     args = parser.parse_args()
-    main(args.B, args.before, args.call)
+    main(args.B, args.before, args.call, tuple(args.tests),
+         (True,) if args.p10_only else (False, True))

@@ -40,6 +40,14 @@ def test_compare_top_and_tukey(capsys):
     assert "p_value:     p-value (family-wise adjusted) (two-sided)" in out
 
 
+def test_compare_says_the_scores_are_standardized(tmp_path, capsys):
+    std = tmp_path / "std.nc"
+    assert main(["standardize", "adhoc8_ap", "--systems", "top:4", "-o", str(std), "-q"]) == 0
+    assert main(["compare", str(std)]) == 0
+    assert capsys.readouterr().out.startswith(
+        "measure: ap (standardized by empirical)   test: paired_t")
+
+
 def test_compare_errors(capsys):
     assert main(["compare", "adhoc8_ap", "--baseline", "nope"]) == 1
     assert "baseline 'nope' is not a system" in capsys.readouterr().err

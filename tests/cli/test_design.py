@@ -28,6 +28,18 @@ def test_power_solves_n_like_statsmodels(capsys):
     assert _rows(out)[-1][-1] == str(expected)
 
 
+def test_power_says_what_it_was_given_and_what_each_column_is(capsys):
+    assert main(["power", "adhoc8_ap", "--min-diff", "0.1", "--power", "0.8"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "paired_t: solving for n_topics, given min_diff = 0.1, α = 0.05, power = 0.8"
+    assert "  variance: 2 × residual variance estimated from DATA" in out
+    assert any(line.startswith("  n_topics: topics needed, rounded up, to detect min_diff") for line in out)
+    assert main(["power", "--variance", "0.04", "--min-diff", "0.1", "--n-topics", "50"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split() == ["variance", "power"]  # no row position before them
+    assert "  variance: the variance given (--variance)" in out
+
+
 def test_power_solves_alpha(capsys):
     assert main(["power", "--variance", "0.04", "--min-diff", "0.1", "--n-topics", "50",
                  "--alpha", "solve", "--power", "0.9"]) == 0

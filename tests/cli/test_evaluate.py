@@ -19,7 +19,9 @@ def test_evaluate_writes_what_ir_measures_computes(tmp_path, capsys):
 
     out = tmp_path / "scores.nc"
     assert main(["evaluate", str(QRELS), str(RUNS), "-m", "AP,nDCG@20", "--output", str(out)]) == 0
-    assert f"wrote {out} (20 topics, 4 runs, 2 measures)" in capsys.readouterr().out
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == f"wrote {out} (20 topics, 4 runs, 2 measures)"
+    assert printed[1] == "each measure's scores, over every topic × system cell:"  # a title
     cube = scorestd.load(out)
     # reference: ir_measures' per-topic values of the same files, read independently
     qrels = list(ir_measures.read_trec_qrels(str(QRELS)))

@@ -75,3 +75,27 @@ def test_estd_spread_shrinks_with_the_pool(sim, tmp_path):
         scorestd.estd_stability(sim, pool_sizes=[50], trials=2, seed=1)
     with pytest.raises(ValueError, match="unknown system"):
         scorestd.estd_stability(sim, system="nope", trials=2, seed=1)
+
+
+def test_summaries_say_what_each_column_is(sim):
+    res = scorestd.topic_set_validation(sim, schemes=["raw"], min_diff=0.9, trials=3,
+                                        truth_topics=500, seed=1)
+    table = res.summary()
+    assert table["pairs"].item() == 0 and np.isnan(table["achieved_power"].item())
+    assert set(table.attrs["columns"]) == set(table.columns)
+    assert "NaN: no pair that near min_diff" in table.attrs["columns"]["achieved_power"]
+    assert "min_diff = 0.9" in table.attrs["columns"]["pairs"]
+    estd = scorestd.estd_stability(sim, pool_sizes=[5], trials=4, seed=1).summary()
+    assert set(estd.attrs["columns"]) == {"pool_size", "mean", "sd", "q025, q975"}
+
+
+def test_estd_figure_of_one_pool_size_shows_its_range(sim):
+    import matplotlib.pyplot as plt
+
+    res = scorestd.estd_stability(sim, pool_sizes=[5], trials=10, seed=1)
+    fig = res.plot()
+    (segment,) = fig.axes[0].collections[0].get_segments()
+    table = res.summary()
+    np.testing.assert_allclose(segment[:, 1], [table["q025"].item(), table["q975"].item()])
+    assert "95% of the trials" in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    plt.close(fig)

@@ -16,6 +16,7 @@ from scipy import stats
 from scorestd.experiments.result import ALPHAS
 from scorestd.kernels.paired_decisions import (
     _extreme_counts,
+    _lattice_steps,
     _resampling_block,
     paired_decisions,
 )
@@ -208,3 +209,32 @@ def test_sign_counts_and_pvalues_equal_scipy(d, min_diff, alternative):
         if decided:
             ref = stats.binomtest(int(wins[i]), int(n[i]), 0.5, alternative=alternative)
             assert np.isclose(p[i], ref.pvalue, rtol=1e-12, atol=0)
+
+
+@st.composite
+def lattice_rows(draw):
+    """``(N, T)`` differences ``k / q`` on a lattice of step ``1 / q``, with the ``k``."""
+    q = draw(st.sampled_from([2, 5, 10, 20, 30]))
+    n_rows = draw(st.integers(1, 4))
+    n_topics = draw(st.integers(2, 30))
+    steps = draw(st.lists(st.integers(-q, q), min_size=n_rows * n_topics,
+                          max_size=n_rows * n_topics))
+    k = np.array(steps, dtype=float).reshape(n_rows, n_topics)
+    return k / q, k, q
+
+
+@settings(max_examples=80, deadline=None)
+@given(lattice_rows(), st.sampled_from(["permutation", "bootstrap"]),
+       st.integers(0, 3 * BLOCK))
+def test_lattice_decisions_equal_a_plain_loop(lattice, test, first_trial):
+    # decided on the integer steps, exact in float32: the decisions of float64 sums
+    d, k, q = lattice
+    steps, on_lattice = _lattice_steps(d)
+    assert on_lattice.all()
+    # the steps of the lattice found: 1 / p for a divisor p of q
+    assert any(np.array_equal(steps, k * p / q) for p in range(1, q + 1) if q % p == 0)
+    resamples = 120
+    r = paired_decisions(d, ALPHAS, [test], resamples=resamples, seed=SEED,
+                         first_trial=first_trial, block=BLOCK)
+    expected = reference_resampling_decisions(d, test, resamples, first_trial)
+    np.testing.assert_array_equal(r.reject[0], expected)

@@ -16,9 +16,11 @@ from scorestd.experiments.result import ALPHAS
 from scorestd.kernels.paired_decisions import (
     PAIRED_TESTS,
     _extreme_counts,
+    _lattice_steps,
     _resampling_block,
     paired_decisions,
 )
+from scorestd.kernels import paired_decisions as paired_module
 from scorestd.kernels.rank_tests import sign_pvalues, signed_ranks
 from scorestd.kernels.resampling_tests import permutation_all_pairs
 
@@ -276,3 +278,60 @@ def test_permutation_rate_under_the_null_is_alpha_at_any_number_of_resamples():
         rate = r.reject[0, tail].mean(axis=0)
         se = np.sqrt(ALPHAS * (1 - ALPHAS) / 40_000)
         assert np.all(np.abs(rate - ALPHAS)[at] < 4 * se[at]), (tail, rate)
+
+
+def _p10_like(n_trials, n, seed):
+    """Differences of two correlated P@10-like runs (multiples of 0.1), small effects."""
+    rng = np.random.default_rng(seed)
+    base = rng.binomial(10, rng.beta(1, 2.5, size=(n_trials, 1, n)), size=(n_trials, 2, n))
+    return (base[:, 1] - base[:, 0]) / 10 + 0.0
+
+
+@pytest.mark.parametrize("test", ["permutation", "bootstrap"])
+@pytest.mark.parametrize("n", [25, 50])
+def test_lattice_decisions_equal_those_of_the_float32_band_path(test, n, monkeypatch):
+    # P@10-like differences decided on the integers k = 10 d: the decisions (both tails,
+    # every α) of the path that recounts the sums near a threshold in float64
+    d = _p10_like(3000, n, seed=n)
+    steps, on_lattice = _lattice_steps(d)
+    assert on_lattice.all()
+    np.testing.assert_array_equal(steps, np.rint(d * 10))
+    lattice = paired_decisions(d, ALPHAS, [test], resamples=2000, seed=5, first_trial=300)
+
+    def off_lattice(d, max_q=None):
+        return d, np.zeros(len(d), dtype=bool)
+
+    monkeypatch.setattr(paired_module, "_lattice_steps", off_lattice)
+    band = paired_decisions(d, ALPHAS, [test], resamples=2000, seed=5, first_trial=300)
+    np.testing.assert_array_equal(lattice.reject, band.reject)
+    assert band.reject[0, 0].any() and band.reject[0, 1].any()  # rejections in both tails
+    assert not band.reject[0, 0].all()
+
+
+def test_lattice_steps_detect_only_exact_lattices():
+    d = np.array([[0.1, -0.3, 0.25, 0.0], [0.5, 0.75, -1.0, 0.05]])
+    steps, on_lattice = _lattice_steps(d)  # q = lcm(10, 4, 20) = 20
+    assert on_lattice.all()
+    np.testing.assert_array_equal(steps, d * 20)
+    # a difference off the lattice by far more than the tolerance: that row only
+    off = d.copy()
+    off[1, 0] += 1e-6
+    _, on_lattice = _lattice_steps(off)
+    assert on_lattice.tolist() == [True, False]
+    # off by less than float64 sums can tell from the tolerance (1e-9 Σ|d|): on it
+    for shift, expected in ((1e-12, True), (1e-7, False)):
+        near = np.vstack([d, [0.1 + shift, 0.2, 0.3, 0.4]])
+        _, on_lattice = _lattice_steps(near)
+        assert on_lattice.tolist() == [True, True, expected]
+    # a common denominator beyond the limit (1000): no lattice for the batch
+    assert not _lattice_steps(np.vstack([d, [1 / 997, 1 / 991, 0.0, 0.0]]))[1].any()
+    # a denominator beyond it, approximated by a smaller one: that row is off its lattice
+    assert _lattice_steps(np.vstack([d, [1 / 1009, 0.0, 0.0, 0.0]]))[1].tolist() == [
+        True, True, False]
+    # continuous differences, or sums that float32 could not hold exactly: no lattice
+    rng = np.random.default_rng(0)
+    assert not _lattice_steps(rng.normal(size=(40, 30)))[1].any()
+    big = np.array([[2.0**22, 1.0, -3.0], [1.0, 2.0, 3.0]])
+    assert _lattice_steps(big)[1].tolist() == [False, True]
+    zeros = np.zeros((2, 5))
+    assert _lattice_steps(zeros)[1].all()

@@ -161,11 +161,29 @@ def test_welch_counts_equal_p_value_counts(seed, n1, n2, s):
     same, other = welch_t_counts(x1, x2, ALPHAS)
     t, p = unpaired_t_all_pairs(x1, x2)
     # two constant samples with different means: t = ±inf, significant (as scipy's
-    # ttest_ind: p = 0), where unpaired_t_all_pairs has no df and so no p-value
-    below = (np.nan_to_num(p, nan=1.0)[..., None] < ALPHAS) | np.isinf(t)[..., None]
-    diagonal = np.diagonal(below, axis1=1, axis2=2).sum(axis=-1)
-    np.testing.assert_array_equal(same, diagonal)
-    np.testing.assert_array_equal(other, below.sum(axis=(1, 2)) - diagonal)
+    # ttest_ind: p = 0), where unpaired_t_all_pairs has no df and so no p-value.
+    # A p-value equal to an α (scores on a lattice: seed=704, n1=n2=2, s=8 gives
+    # p = 0.04 exactly, computed as 0.03999999999999998) may fall either side of it in
+    # floating point: the counts must lie between those of p < α(1 − 1e-9) and p < α(1 + 1e-9).
+    p = np.nan_to_num(p, nan=1.0)[..., None]
+    for scale, check in ((1 - 1e-9, np.greater_equal), (1 + 1e-9, np.less_equal)):
+        below = (p < ALPHAS * scale) | np.isinf(t)[..., None]
+        diagonal = np.diagonal(below, axis1=1, axis2=2).sum(axis=-1)
+        assert check(same, diagonal).all()
+        assert check(other, below.sum(axis=(1, 2)) - diagonal).all()
+
+
+def test_welch_counts_on_a_p_value_equal_to_alpha():
+    """Equal variances, n1 = n2 = 2 (df = 2): t = √(2·0.96²/(1 − 0.96²)) has p = 0.04 exactly,
+    which is not below α = .04 (the floating-point p-value is 0.03999999999999998)."""
+    x1 = np.array([[0.55, 0.5], [0.62, 0.5]])[np.newaxis]
+    x2 = np.array([[0.31, 0.5], [0.38, 0.5]])[np.newaxis]
+    same, other = welch_t_counts(x1, x2, [0.04, 0.0400001])
+    # the diagonal (0, 0) is the pair with p = .04; the others (scipy's ttest_ind, Welch:
+    # 0.55/0.62 against 0.5/0.5, p = .249; 0.5/0.5 against 0.31/0.38, p = .141) are not
+    # significant
+    np.testing.assert_array_equal(same, [[0, 1]])
+    np.testing.assert_array_equal(other, [[0, 0]])
 
 
 def test_welch_counts_of_a_scipy_loop():

@@ -260,3 +260,24 @@ def test_standard_errors_keep_significant_digits():
     row = frame_table(frame).to_markdown().splitlines()[-1]
     assert [cell.strip() for cell in row.strip("|").split("|")] == ["0.048", "0.00028",
                                                                          "0.012"]
+
+
+def test_topic_set_sizes_over_schemes_and_measures_are_rows():
+    # raised "Cannot convert arrays with 3 dimensions into pandas objects"
+    cube = scorestd.datasets.load("adhoc8")
+    n = scorestd.topic_set_size(cube, schemes=["raw", "N"], min_diff=[0.05, 0.1])
+    t = scorestd.table(n)
+    assert t.values.index.names == ["scheme", "measure"]
+    for (scheme, measure), row in t.values.iterrows():
+        assert row.tolist() == n.sel(scheme=scheme, measure=measure).values.tolist()
+    one = scorestd.topic_set_size(cube.sel(measure=["ap"]), min_diff=[0.05, 0.1])
+    assert scorestd.table(one).caption.startswith("Topics needed (measure ap): paired_t")
+
+
+def test_a_solved_power_design_says_what_it_is():
+    cube = scorestd.datasets.load("adhoc8")
+    n = scorestd.solve_power(cube, min_diff=0.1, power=0.8)
+    t = scorestd.table(n)
+    assert t.caption == ("Topics needed, rounded up, to detect min_diff with the power given "
+                         "(paired_t test; min_diff = 0.1, α = 0.05, power = 0.8).")
+    assert t.values["n_topics"].tolist() == n.values.tolist()

@@ -75,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
         tested = int(frame[p_name].notna().sum())
         significant = round(float(share.sel({MEASURE: measure})) * tested)
         adjusted = (f"family-wise by {args.test}" if family else correction or "none")
-        print(f"measure: {measure}   test: {args.test}   correction: {adjusted}   "
-              f"pairs: {len(frame)}   significant at {args.alpha}: {significant}")
+        print(f"measure: {measure}{_scale(cube)}   test: {args.test}   correction: "
+              f"{adjusted}   pairs: {len(frame)}   significant at {args.alpha}: "
+              f"{significant}")
         shown = (frame if args.top is None else frame.head(args.top)).reset_index(drop=True)
         for col in ("p_value", "p_adjusted"):  # small p-values need significant digits
             if col in shown:
@@ -88,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
 
         write_table(significance_table(res, cube, alpha=args.alpha), args)
     return 0
+
+
+def _scale(cube) -> str:
+    """`` (standardized by MODEL)`` for standardized scores: not the measure's own."""
+    model = cube.attrs.get("standardization")
+    return f" (standardized by {model})" if model else ""
 
 
 def _legend(res, columns, adjusted: str, pairs: int) -> dict[str, str]:
@@ -138,8 +145,8 @@ def _across_slices(args: argparse.Namespace, cube, res, *, correction: str | Non
             frame = frame.sort_values("mean_diff", ascending=False, kind="stable")
         always = int((part["significant"] == 1).sum())
         never = int((part["significant"] == 0).sum())
-        print(f"measure: {measure}   test: {args.test}   correction: {adjusted}   "
-              f"pairs: {len(frame)}   over {where}: significant at {args.alpha} in every "
+        print(f"measure: {measure}{_scale(cube)}   test: {args.test}   correction: "
+              f"{adjusted}   pairs: {len(frame)}   over {where}: significant at {args.alpha} in every "
               f"slice: {always}, in none: {never}")
         shown = (frame if args.top is None else frame.head(args.top)).reset_index(drop=True)
         legend = {c: summary[c].attrs["description"] for c in shown.columns

@@ -17,6 +17,7 @@ from ._common import (
     write_table,
 )
 from ._selection import add_systems_argument, select_systems
+from .info import SUMMARY_TITLE
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     notice(f"wrote {out} ({cube.sizes['topic']} topics, {cube.sizes['system']} runs, "
            f"{cube.sizes['measure']} measures)")
     summary = describe(cube)
+    print(SUMMARY_TITLE)
     print_table(summary)
     if args.table_output:
         write_table(summary, argparse.Namespace(output=args.table_output),

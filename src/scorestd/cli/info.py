@@ -20,6 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output_argument(p)
 
 
+#: The title of the summary table ``info`` and ``evaluate`` print.
+SUMMARY_TITLE = "each measure's scores, over every topic × system cell:"
+
+
 def run(args: argparse.Namespace) -> int:
     from ..score_cube import extra_dims_of
     from ..stats.descriptive import describe
@@ -36,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{key + ':':<{width}}{value}")
     print()
     summary = describe(cube)  # per slice of the extra dims, if any
+    print(SUMMARY_TITLE)
     print_table(summary)  # with what each column means
     write_table(summary, args, caption=f"{args.data}: {lines['shape']}.")
     return 0

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..design.power import solve_power
+    from ..design.power import SOLVED, solve_power
 
     variance = variance_from_args(args, args.test)
     alpha = None if args.alpha == "solve" else float(args.alpha)
@@ -46,8 +46,17 @@ def run(args: argparse.Namespace) -> int:
     name = getattr(result, "name", None) or next(
         k for k, v in (("min_diff", args.min_diff), ("n_topics", args.n_topics),
                        ("alpha", alpha), ("power", args.power)) if v is None)
-    print(f"{args.test}: solving for {name}")
+    given = ", ".join(f"{label} = {value:g}" for label, value in (
+        ("min_diff", args.min_diff), ("n_topics", args.n_topics), ("α", alpha),
+        ("power", args.power), ("systems", n_systems)) if value is not None)
+    header = f"{args.test}: solving for {name}, given {given}"
+    print(header)
     frame = as_frame(result, variance, name)
+    kind = getattr(variance, "attrs", {}).get("kind")
+    frame.attrs["columns"] = {
+        "variance": (f"{kind} variance estimated from DATA" if kind
+                     else "the variance given (--variance)"),
+        name: SOLVED[name]}
     print_table(frame, floatfmt="{:.5g}")
-    write_table(frame, args, caption=f"{args.test}: solved for {name}.")
+    write_table(frame, args, caption=f"{header}.")
     return 0

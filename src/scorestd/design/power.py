@@ -262,6 +262,13 @@ def _warn_beyond_range(solved: Any, variance: Any, test: str) -> None:
                  "scores can show is detectable with this design")
 
 
+#: What the quantity :func:`solve_power` solved for is (a result's ``description``).
+SOLVED = {"n_topics": "topics needed, rounded up, to detect min_diff with the power given",
+          "power": "probability of a significant result when the true difference is min_diff",
+          "min_diff": "smallest true difference detected with the power given",
+          "alpha": "significance level at which the test has the power given"}
+
+
 @maps_extra_dims(vectorized=True)  # through design_variance
 def solve_power(
     scores: Any = None,
@@ -381,8 +388,11 @@ def solve_power(
 
     if isinstance(variance, xr.DataArray):
         out = xr.apply_ufunc(np.vectorize(solve, otypes=[np.float64]), variance)
+        given = ", ".join(f"{'α' if k == 'alpha' else k} = {v:g}" for k, v in known.items()
+                          if v is not None)
         out = out.rename(missing[0]).assign_attrs(
             test=test, variance_kind=variance.attrs.get("kind", "given"),
+            description=f"{SOLVED[missing[0]]} ({test} test; {given})",
             **{k: v for k, v in known.items() if v is not None})
         if missing[0] == "min_diff":
             _warn_beyond_range(out, variance, test)

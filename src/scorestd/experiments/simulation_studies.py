@@ -86,9 +86,25 @@ class TopicSetValidation(Experiment):
         ...                                     truth_topics=2000, seed=1)
         >>> list(res.summary().columns)
         ['n_topics', 'promised_power', 'achieved_power', 'achieved_se', 'pairs']
+        >>> res.summary().attrs["columns"]["pairs"]
+        'system pairs whose true difference is within ±0.2 × min_diff of min_diff = 0.1'
         """
-        return self.data.drop_dims("trial").to_dataframe()[
+        a = self.data.attrs
+        table = self.data.drop_dims("trial").to_dataframe()[
             ["n_topics", "promised_power", "achieved_power", "achieved_se", "pairs"]]
+        near = f"within ±{a['tolerance']:g} × min_diff of min_diff = {a['min_diff']:g}"
+        table.attrs["columns"] = {
+            "n_topics": f"topics the paired t-test design needs to detect min_diff = "
+                        f"{a['min_diff']:g} at α = {a['alpha']:g} with power 1 − β, from "
+                        "the scheme's variance",
+            "promised_power": f"1 − β = {1 - a['beta']:g}, the power the design promises",
+            "achieved_power": "share of the pairs of column pairs the test finds significant on "
+                              "collections of n_topics simulated topics, mean over the "
+                              "trials (NaN: no pair that near min_diff)",
+            "achieved_se": "its Monte Carlo standard error (sd over the trials / √trials)",
+            "pairs": f"system pairs whose true difference is {near}",
+        }
+        return table
 
     def plot(self, path: Any = None, **kwargs: Any):
         """Achieved (with ±2 SE) against promised power per scheme."""
@@ -98,7 +114,7 @@ class TopicSetValidation(Experiment):
         d = self.data
         x = np.arange(d.sizes["scheme"])
         ax.errorbar(x, d["achieved_power"], yerr=2 * d["achieved_se"], fmt="o",
-                    label="achieved")
+                    label="achieved (± 2 SE)")
         ax.plot(x, d["promised_power"], "_", markersize=20, color="k", label="promised 1 − β")
         ax.set_xticks(x, [f"{s}\nn={n}" for s, n in zip(d["scheme"].values,
                                                          d["n_topics"].values, strict=True)])
@@ -240,10 +256,18 @@ class EstdStability(Experiment):
         True
         """
         e = self.data["estd"]
-        return pd.DataFrame({
+        table = pd.DataFrame({
             "mean": e.mean("trial").values, "sd": e.std("trial", ddof=1).values,
             "q025": e.quantile(0.025, "trial").values, "q975": e.quantile(0.975, "trial").values,
         }, index=pd.Index(self.data["pool_size"].values, name="pool_size"))
+        what = f"E-std score of {self.data.attrs['system']} (its mean over topics)"
+        table.attrs["columns"] = {
+            "pool_size": "reference systems drawn at random among the others, each trial",
+            "mean": f"mean over the trials of the {what}",
+            "sd": "its standard deviation over the trials: how much the pool moves it",
+            "q025, q975": "the 2.5% and 97.5% quantiles over the trials",
+        }
+        return table
 
     def plot(self, path: Any = None, **kwargs: Any):
         """Spread of the fixed system's E-std score against the pool size."""
@@ -251,7 +275,12 @@ class EstdStability(Experiment):
 
         fig, ax = plt.subplots(figsize=kwargs.pop("figsize", (5, 3.5)), **kwargs)
         table = self.summary()
-        ax.fill_between(table.index, table["q025"], table["q975"], alpha=0.3, label="95%")
+        if len(table) > 1:
+            ax.fill_between(table.index, table["q025"], table["q975"], alpha=0.3,
+                            label="95% of the trials")
+        else:  # a band of one pool size would not show
+            ax.vlines(table.index, table["q025"], table["q975"], alpha=0.3, lw=6,
+                      label="95% of the trials")
         ax.plot(table.index, table["mean"], "o-", label="mean")
         ax.set_xscale("log")
         ax.set_xlabel("reference systems")

@@ -29,9 +29,13 @@ compared with precomputed thresholds instead:
   of every trial of a block come from one float32 matrix product per chunk of
   resamples (the resample matrices hold small integers, exact in float32); a sum too
   close to a threshold for float32 to tell its side is computed again in float64, so
-  the counts are those of float64 sums. A trial leaves the computation as soon as it
-  has more resamples as extreme as observed than the largest α allows, in both tails
-  (its decisions can no longer change).
+  the counts are those of float64 sums. Differences on a lattice ``k / q`` (P@10's:
+  ``q = 10``; ``q`` found from the batch's distinct ``|d|``) are resampled as the
+  integers ``k``: their sums are exact in float32 (below 2²⁴), compared with the integer
+  thresholds with no band and no recount, and decided as float64 sums are (the same
+  decisions). A trial leaves the computation as soon as it has more resamples as
+  extreme as observed than the largest α allows, in both tails (its decisions can no
+  longer change).
 
 Resamples: trial ``t`` (counted from ``first_trial``) belongs to resampling block
 ``t // block``, whose resamples (one ``resamples × topics`` matrix of sign flips, one of
@@ -46,7 +50,9 @@ trials are split into calls.
 
 from __future__ import annotations
 
+import fractions
 import functools
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -78,6 +84,10 @@ _F32_UNIT = 2.0**-24
 # sums computed in float64 from then on.
 _RECOUNT_MAX = 4
 _STREAMS = {"permutation": 1, "bootstrap": 2}
+# Differences on a lattice k / q with q up to this are decided on the integers k (exact in
+# float32) when a batch has at most this many distinct |d|.
+_LATTICE_MAX_Q = 1000
+_LATTICE_MAX_VALUES = 1024
 
 
 class PairedDecisions(NamedTuple):
@@ -291,18 +301,60 @@ def _resampling_decisions(d, limit, test, resamples, seed, first_trial, block, i
     count_limit = _count_limits(resamples, limit, inclusive)  # reject ⇔ count <= it
     out = np.zeros((2, n_trials, len(limit)), dtype=bool)
     trial = first_trial + np.arange(n_trials)
+    steps, on_lattice = _lattice_steps(d)
     for index in np.unique(trial // block):
         rows = np.flatnonzero(trial // block == index)
         drawn = _resampling_block(root.entropy, tuple(root.spawn_key), root.pool_size,
                                   int(index), test, n, int(resamples), block)
         offset = trial[rows] - index * block
-        if test == "permutation":
-            x = d[rows] * drawn.per_trial[offset]
-        else:
-            x = np.take_along_axis(d[rows], drawn.per_trial[offset], axis=1)
-        counts = _extreme_counts(drawn, x, d[rows].sum(axis=1), test, count_limit.max())
+        counts = np.empty((2, len(rows)), dtype=np.int64)
+        lattice = on_lattice[rows]
+        for exact, part, values in ((True, lattice, steps), (False, ~lattice, d)):
+            if not part.any():
+                continue
+            v = values[rows[part]]
+            per_trial = drawn.per_trial[offset[part]]
+            x = (v * per_trial if test == "permutation"
+                 else np.take_along_axis(v, per_trial, axis=1))
+            counts[:, part] = _extreme_counts(drawn, x, v.sum(axis=1), test,
+                                              count_limit.max(), exact=exact)
         out[:, rows] = counts[..., None] <= count_limit
     return out
+
+
+def _lattice_steps(d, max_q: int = _LATTICE_MAX_Q):
+    """Differences on a lattice ``k / q`` (e.g. P@10's, ``q = 10``), as the integers
+    ``k``: ``(steps (N, T), on_lattice (N,))``, ``steps`` meaningful where ``on_lattice``.
+
+    ``q`` is the least common denominator (at most ``max_q``) of the distinct ``|d|``. A
+    row is on the lattice when its every resampled sum in integer steps is exact in
+    float32 (below 2²⁴) and deciding it on the integers gives the decisions of float64
+    sums: the float64 sums (and ``d``'s distance to ``k / q``) are off by far less than
+    the tolerance ``_REL_TOL Σ|d|`` within which a sum ties with a threshold, and the
+    tolerance is far below the lattice's step ``1 / q``, so a float64 sum passes a
+    threshold exactly when its integer sum passes the integer threshold.
+    """
+    on_lattice = np.zeros(len(d), dtype=bool)
+    magnitudes = np.unique(np.abs(d))
+    if magnitudes.size > _LATTICE_MAX_VALUES or not np.isfinite(magnitudes).all():
+        return d, on_lattice
+    q = 1
+    for value in magnitudes.tolist():
+        q = math.lcm(q, fractions.Fraction(value).limit_denominator(max_q).denominator)
+        if q > max_q:
+            return d, on_lattice
+    scaled = d * q
+    steps = np.rint(scaled)
+    n = d.shape[1]
+    off = np.abs(scaled - steps).max(axis=1) / q  # distance of d to the lattice
+    total = np.abs(d).sum(axis=1)
+    largest = np.abs(steps).max(axis=1)
+    tol = _REL_TOL * total
+    # resampled sums (weights summing to at most n in absolute value), the observed sum
+    # and the thresholds (at most two of them added): float64 rounding and lattice distance
+    error = 3 * n * off + 4 * (n + 2) * 2.0**-53 * n * np.abs(d).max(axis=1)
+    on_lattice = ((2 * n * largest < 2**24) & (error <= tol / 2) & (tol <= 0.25 / q))
+    return steps, on_lattice
 
 
 def _count_limits(resamples, limit, inclusive):
@@ -329,7 +381,7 @@ def _float32_margin(x, test, up_at, low_at):
     return error + 4 * _F32_UNIT * (np.abs(up_at) + np.abs(low_at) + error)
 
 
-def _extreme_counts(drawn, x, observed, test, stop_above):
+def _extreme_counts(drawn, x, observed, test, stop_above, exact=False):
     """Resamples as extreme as the ``observed`` sums ``(2, N)`` (one-tailed "greater",
     two-tailed), the resampled sums being ``drawn.matrix @ x[i]``; a trial whose both
     counts exceed ``stop_above`` is left at a (partial) count above it.
@@ -346,14 +398,18 @@ def _extreme_counts(drawn, x, observed, test, stop_above):
     is on that side in float64 too. The few sums between them (a sum equal to the
     observed one, as discrete scores give, or within about 10⁻⁵ of it) are computed
     again in float64, one by one: the counts are those of float64 sums.
+
+    ``exact``: ``x`` holds integers whose every resampled sum is below 2²⁴ in magnitude
+    (see :func:`_lattice_steps`): the float32 sums are exact, compared with the
+    thresholds themselves (no tolerance, no band, no recount).
     """
     matrix = drawn.matrix
     n_resamples = matrix.shape[0]
-    tol = _REL_TOL * np.abs(x).sum(axis=1)
+    tol = np.zeros(len(x)) if exact else _REL_TOL * np.abs(x).sum(axis=1)
     centre = observed if test == "bootstrap" else np.zeros_like(observed)
     up_at = centre + np.abs(observed) - tol
     low_at = centre - np.abs(observed) + tol
-    margin = _float32_margin(x, test, up_at, low_at)
+    margin = np.zeros(len(x)) if exact else _float32_margin(x, test, up_at, low_at)
     # (N, 4, 1): sure / maybe at least up_at, sure / maybe at most low_at
     bounds = np.stack([up_at + margin, up_at - margin, low_at - margin, low_at + margin],
                       axis=1).astype(np.float32)[..., np.newaxis]
@@ -381,9 +437,14 @@ def _extreme_counts(drawn, x, observed, test, stop_above):
             np.matmul(x32[fast], matrix[chunk].T, out=sums)
             mask = mask_buffer[:fast.size * step].reshape(shape)
             b = bounds[fast]
-            counts = [_count(compare(sums, b[:, k], out=mask), bits_buffer)
-                      for k, compare in enumerate((np.greater_equal, np.greater_equal,
-                                                   np.less_equal, np.less_equal))]
+            if exact:  # exact sums and thresholds: two comparisons, nothing unsure
+                counts = [_count(compare(sums, b[:, k], out=mask), bits_buffer)
+                          for k, compare in ((0, np.greater_equal), (2, np.less_equal))]
+                counts = [counts[0], counts[0], counts[1], counts[1]]
+            else:
+                counts = [_count(compare(sums, b[:, k], out=mask), bits_buffer)
+                          for k, compare in enumerate((np.greater_equal, np.greater_equal,
+                                                       np.less_equal, np.less_equal))]
             unsure = (counts[1] - counts[0]) + (counts[3] - counts[2])
             many = unsure > _RECOUNT_MAX  # e.g. discrete scores: float64 from now on
             for tail, at in enumerate((up_at, low_at)):

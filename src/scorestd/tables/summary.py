@@ -66,7 +66,9 @@ def topic_set_size_table(sizes: xr.DataArray, *, digits: int = 3) -> Table:
                              "scorestd.topic_set_size over 'min_diff'")
     rows = [d for d in sizes.dims if d != "min_diff" and sizes.sizes[d] > 1]
     flat = sizes.squeeze([d for d in sizes.dims if d != "min_diff" and d not in rows])
-    frame = flat.transpose(*rows, "min_diff").to_pandas() if rows else flat.to_pandas().to_frame().T
+    # rows: every other dim of more than one value (scheme × measure …), in their order
+    frame = (flat.drop_vars([c for c in flat.coords if c not in flat.dims])
+             .to_series().unstack("min_diff") if rows else flat.to_pandas().to_frame().T)
     if not rows:
         frame.index = pd.Index([str(sizes.attrs.get("test", ""))], name="test")
     frame.columns = [f"minD={d:g}" for d in frame.columns]
@@ -76,7 +78,13 @@ def topic_set_size_table(sizes: xr.DataArray, *, digits: int = 3) -> Table:
                if isinstance(a.get(key), (int, float))]
     if a.get("test") == "anova" and "n_systems" in a:
         design.append(f"m = {a['n_systems']} systems")
-    caption = f"Topics needed: {', '.join(design)}; columns: minimum detectable difference."
+    # a dim of one value (the measure, the scheme) is not a row: the caption names it
+    single = [f"{d} {sizes[d].values.item()}" for d in sizes.dims
+              if d != "min_diff" and d not in rows and d in sizes.coords
+              and d not in ("alpha", "beta", "n_systems")]
+    of = f" ({', '.join(single)})" if single else ""
+    caption = (f"Topics needed{of}: {', '.join(design)}; columns: minimum detectable "
+               "difference.")
     what = {"paired_t": "a difference", "anova": "a range of system means",
             "ci": "a confidence interval of width"}.get(str(a.get("test")), "a difference")
     notes = {"minD=x": f"topics needed to detect {what} of x" if a.get("test") != "ci"

@@ -38,6 +38,9 @@ Usage (from the worktree; about a minute a variant once the pair copulas are fit
         --variant pyvinecopulib-draws \\
         --r-failures tests/results/urbano2019_error_rates/r_transform_ap_delta0.05.csv \\
         > tests/results/urbano2019_error_rates/sign_power.txt
+    # then the default trials with the pair copulas selected as R VineCopula selects them
+    PYTHONPATH=src python .../sign_power.py --trials 16384 --seed 2019 \
+        --pool /tmp/pool_ap_bicopselect.npz --pair-families bicopselect >> .../sign_power.txt
 
     # the transform problems for R, then R's effTransform optimisation on them
     PYTHONPATH=src python .../sign_power.py --export /tmp/ap05
