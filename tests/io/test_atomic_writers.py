@@ -175,6 +175,17 @@ def test_an_interrupted_writer_leaves_the_old_file_and_nothing_else(name, tmp_pa
     assert target.read_bytes() != OLD
 
 
+@pytest.fixture
+def sigint_delivered():
+    """Ctrl-C raises KeyboardInterrupt here, and child processes start with SIGINT's
+    default action, even when the tests were started with SIGINT ignored (a background job
+    of a shell without job control): the writers respect an ignored SIGINT, as tested below."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("sigint_delivered")
 def test_sigint_inside_the_hdf5_call_waits_for_it_then_cancels_the_save(tmp_path, monkeypatch):
     target = tmp_path / "c.nc"
     scorestd.io.write_netcdf(small_cube(), target)
@@ -235,6 +246,7 @@ _SIGINT_FROM_A_THREAD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.usefixtures("sigint_delivered")
 @pytest.mark.parametrize("kind", ["nc", "csv"])
 @pytest.mark.parametrize("delay", [0.01, 0.3])
 def test_sigint_from_a_thread_never_hangs_or_loses_the_file(kind, delay, tmp_path):
