@@ -159,7 +159,7 @@ def test_bimodal_student_t_heteroscedastic_fit_says_what_to_do(adhoc8_ap):
     ({"errors": "student_t", "nu": -2}, OptionError, "nu must be a finite number > 0"),
     ({"draws": 0}, OptionError, "draws must be an integer"),
     ({"warmup": -1}, OptionError, "warmup must be an integer"),
-    ({"measure": "p10"}, ScoreDataError, "measure 'p10' not in the scores"),
+    ({"measure": "p10"}, ScoreDataError, r"unknown measure 'p10'; the measures of the scores: \['ap'\]"),
 ])
 def test_bad_options_are_named(ap8, kwargs, error, message):
     with pytest.raises(error, match=message):

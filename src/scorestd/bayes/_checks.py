@@ -11,6 +11,7 @@ import xarray as xr
 from .._options import CIKind, check_option, check_probability
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError
+from ..measures import find_measure
 from ..score_cube import first_cell
 
 __all__ = ["check_interval", "check_rope", "check_same_data", "check_scores", "one_measure"]
@@ -41,16 +42,9 @@ def check_scores(cube: xr.DataArray, what: str) -> None:
 
 def one_measure(cube: xr.DataArray, measure: str | None) -> xr.DataArray:
     """The ``(topic, system)`` scores of one measure (``measure`` may be omitted when the
-    cube has only one)."""
-    measures = [str(m) for m in cube[MEASURE].values]
-    if measure is None:
-        if len(measures) != 1:
-            raise ScoreDataError(f"the scores have several measures {measures}: pick one "
-                                 f"with measure=")
-        measure = measures[0]
-    if str(measure) not in measures:
-        raise ScoreDataError(f"measure {measure!r} not in the scores; available: {measures}")
-    one = cube.sel({MEASURE: str(measure)}).transpose(TOPIC, SYSTEM)
+    cube has only one; any usual spelling, :func:`scorestd.measures.find_measure`)."""
+    measure = find_measure(measure, cube[MEASURE].values)
+    one = cube.sel({MEASURE: measure}).transpose(TOPIC, SYSTEM)
     return one.compute() if one.chunks is not None else one
 
 
