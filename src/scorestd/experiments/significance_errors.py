@@ -295,7 +295,7 @@ def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[s
 
 
 def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *, tests,
-         alphas, B, batch_size, progress, client, desc, study: Study | None = None,
+         alphas, B, batch_size, progress, client, memory, desc, study: Study | None = None,
          cell: str = "") -> dict[str, np.ndarray]:
     n_blocks = -(-trials // _random.BLOCK)
     blocks = np.arange(n_blocks)
@@ -308,7 +308,7 @@ def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *
         design.copulas = np.zeros((len(design.keys), 6))
         ordered = np.sort(design.keys[drawn, 1:], axis=1)
         design.copulas[drawn] = pool.pair_copulas(
-            np.column_stack([design.keys[drawn, 0], ordered]), client)
+            np.column_stack([design.keys[drawn, 0], ordered]), client, memory)
     data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
             "support": pool.support, "B": B, "root": root}
     if study is not None:  # one progress bar over the whole study; chunks saved as they end
@@ -656,7 +656,7 @@ def error_rates(
     study = Study(arguments, len(measures) * len(sizes) * (trials + n_d * trials_type2),
                   folder=results_dir, progress=progress)
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
-              "progress": progress, "client": client, "study": study}
+              "progress": progress, "client": client, "memory": memory, "study": study}
     vine = copula == "vine"
     fallbacks = 0
     # one bar over the study: fitting a collection's margins costs about as much as
