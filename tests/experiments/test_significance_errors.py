@@ -244,6 +244,54 @@ def test_pool_is_reused_saved_and_refused_for_other_data(normal_collection, tmp_
         error_rates({"m": normal_collection}, pool=first.pool, **kw)
 
 
+def test_a_second_pool_reuses_the_fitted_margins(monkeypatch, tmp_path):
+    """Margins are fitted once per process for the same scores: another pool over the
+    same collections (another family set, read from a file) reuses them, the same
+    arrays as a fit from scratch; other scores are fitted anew."""
+    from scorestd.experiments import error_rate_pool
+
+    cubes = {"adhoc8": scorestd.datasets.load("adhoc8").isel(system=slice(0, 30))}
+    monkeypatch.setattr(error_rate_pool, "_MARGIN_CACHE", type(error_rate_pool._MARGIN_CACHE)())
+    fits = []
+    real = error_rate_pool.fit_margins
+    monkeypatch.setattr(error_rate_pool, "fit_margins", lambda kept: fits.append(kept) or real(kept))
+    first = ErrorRatePool(cubes)["ap"]
+    assert len(fits) == 1
+    path = tmp_path / "pool.npz"
+    ErrorRatePool(cubes).save(path)
+    for again in (ErrorRatePool(cubes, pair_families="bicopselect")["ap"],
+                  ErrorRatePool.load(path, cubes)["ap"]):
+        for name in ("tables", "means", "observed_means", "offsets", "sizes"):
+            np.testing.assert_array_equal(getattr(again, name), getattr(first, name))
+        assert (again.families, again.failures) == (first.families, first.failures)
+    assert len(fits) == 1
+    fresh = real(prepare_collection(cubes["adhoc8"], "ap"))  # as fitted from scratch
+    np.testing.assert_array_equal(first.tables, fresh.table)
+    np.testing.assert_array_equal(first.means, fresh.mean)
+    with pytest.raises(ValueError, match="read-only"):
+        error_rate_pool._MARGIN_CACHE[next(iter(error_rate_pool._MARGIN_CACHE))].table[0, 0] = 1
+    # other scores (the kept runs' AP scaled), another measure: fitted anew
+    changed = cubes["adhoc8"].copy(deep=True)
+    changed.loc[{"measure": "ap"}] = 0.9 * changed.sel(measure="ap")
+    ErrorRatePool({"adhoc8": changed})["ap"]
+    ErrorRatePool(cubes)["p10"]
+    assert len(fits) == 3
+
+
+def test_the_fitted_margins_kept_are_bounded_in_bytes(monkeypatch):
+    from scorestd.experiments import error_rate_pool
+
+    cubes = {"adhoc8": scorestd.datasets.load("adhoc8").isel(system=slice(0, 20))}
+    monkeypatch.setattr(error_rate_pool, "_MARGIN_CACHE", type(error_rate_pool._MARGIN_CACHE)())
+    ErrorRatePool(cubes)["rr"]
+    one = sum(m.nbytes for m in error_rate_pool._MARGIN_CACHE.values())
+    monkeypatch.setattr(error_rate_pool, "MARGIN_CACHE_BYTES", one + 1)
+    ErrorRatePool(cubes)["p10"]  # the rr margins make way for these
+    kept = list(error_rate_pool._MARGIN_CACHE.values())
+    assert len(kept) == 1 and kept[0].nbytes <= one + 1
+    assert kept[0].support.tolist() == pytest.approx(np.arange(11) / 10)
+
+
 def test_a_pair_that_fails_falls_back_to_the_next_family(monkeypatch):
     import pyvinecopulib as pv
 
