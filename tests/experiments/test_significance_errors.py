@@ -139,6 +139,40 @@ def test_summary_and_figures(ap_study, tmp_path):
         plt.close(fig)
 
 
+def test_a_zero_type1_rate_is_marked_on_the_floor_not_drawn_down_to_it(tmp_path):
+    """With B = 200 the bootstrap's p is at least 1/200: at α = .001 it never rejects, a
+    rate of 0 that a log axis cannot draw. Its line starts at the first positive rate;
+    a triangle on the axes' floor (x at α, y in axes coordinates) marks the zero, the
+    legend says so; positive rates are drawn as computed."""
+    import matplotlib.pyplot as plt
+
+    res = error_rates(["adhoc8"], measures=["ap"], n_topics=[25], deltas=None,
+                      alphas=[0.001, 0.01, 0.05], B=200, tests=["paired_t", "bootstrap"],
+                      trials=256, seed=1, copula="gaussian")
+    rates = res.data["type1"].sel(measure="ap", n_topics=25, tails=2)
+    assert rates.sel(test="bootstrap", alpha=0.001).item() == 0
+    fig = res.plot(tmp_path / "type1.png")
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    for test in ("paired_t", "bootstrap"):
+        drawn = np.asarray(lines[test].get_ydata(), dtype=float)
+        expected = rates.sel(test=test).values
+        np.testing.assert_array_equal(drawn, np.where(expected == 0, np.nan, expected))
+    floor = [line for line in ax.get_lines() if line.get_marker() == "v"]
+    assert len(floor) == (rates.values == 0).any(axis=1).sum()
+    marked = floor[-1]  # the bootstrap's, drawn after the paired t-test's if any
+    assert marked.get_color() == lines["bootstrap"].get_color()
+    assert np.asarray(marked.get_xdata()).tolist() == [0.001]
+    assert np.asarray(marked.get_ydata()).tolist() == [0.0]
+    assert not marked.get_clip_on()
+    # y in axes coordinates: the triangle sits on the floor whatever the limits
+    x_disp, y_disp = marked.get_transform().transform((0.001, 0.0))
+    assert y_disp == pytest.approx(ax.transAxes.transform((0, 0))[1])
+    assert "rate 0 (no rejection in 256 trials)" in [
+        t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(fig)
+
+
 def test_bad_arguments(normal_collection):
     with pytest.raises(OptionError, match="seed= is required"):
         error_rates({"n": normal_collection})
