@@ -208,8 +208,10 @@ def _run_error_rates(args: argparse.Namespace) -> int:
             result = error_rates(collections, client=client, **kwargs)
     except ValueError as exc:
         raise ScorestdError(str(exc)) from exc
+    type2 = (f", {kwargs['trials_type2']} Type II trials per δ" if deltas is not None
+             else "")
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']}; "
-          f"{kwargs['trials']} Type I trials, seed {args.seed}")
+          f"{kwargs['trials']} Type I trials{type2}, seed {args.seed}")
     print_table(result.summary().reset_index())
     write_table(result, args)
     if args.save:

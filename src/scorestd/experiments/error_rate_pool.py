@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,10 +148,8 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
                  "after removing duplicates and the bottom 10%: it is left out of the study "
                  "(a trial needs two runs of one collection)")
             continue
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ScorestdWarning)
-            margins = fit_margins(kept)
-        failures += sum(issubclass(w.category, ScorestdWarning) for w in caught)
+        margins = _fitted_margins(kept)
+        failures += margins.failures
         for fam, count in pd.Series(margins.family).value_counts().items():
             families[fam] = families.get(fam, 0) + int(count)
         x = np.asarray(kept.values, dtype=np.float64)
@@ -160,7 +159,7 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
         corr.append(GaussianCopula.fit(x).corr)
         scores.append(x)
         names.append(name)
-        sizes.append(len(margins.systems))
+        sizes.append(len(margins.mean))
         support = margins.support
     if not names:
         raise ScoreDataError(f"no collection has two or more usable runs of measure {measure!r}")
@@ -170,12 +169,68 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
                        np.concatenate(observed), corr, scores, failures, families)
 
 
+@dataclass(frozen=True, eq=False)
+class _FittedMargins:
+    """What a pool keeps of one collection's fitted margins (read-only arrays)."""
+
+    table: np.ndarray  # (S, K)
+    mean: np.ndarray  # (S,)
+    support: np.ndarray | None
+    family: np.ndarray  # (S,) labels
+    failures: int  # warnings of the fit
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.table, self.mean, self.support, self.family)
+                   if a is not None)
+
+
+#: Margins fitted in this process, by the fit and the digest of the scores it was given
+#: (labels, values, attrs), most recently used last: a second pool over the same
+#: collections (another family set, a pool read from a file) reuses them instead of
+#: refitting (seconds a collection). At most :data:`MARGIN_CACHE_BYTES` are kept.
+_MARGIN_CACHE: OrderedDict[tuple[Any, str], _FittedMargins] = OrderedDict()
+#: Bytes of fitted margins kept for later pools (the least recently used go first).
+MARGIN_CACHE_BYTES = 128 << 20
+
+
+def _fitted_margins(kept: xr.DataArray) -> _FittedMargins:
+    """The margins of the kept runs ``(topic, system)`` of one measure, fitted once per
+    process for the same scores (the fit is deterministic; its warnings are counted,
+    not shown)."""
+    # the fit is part of the key: margins fitted another way (fit_margins replaced, as a
+    # study of other margin families does) are not reused
+    key = (fit_margins,
+           content_digest(kept.expand_dims(MEASURE).transpose(TOPIC, SYSTEM, MEASURE)))
+    if key in _MARGIN_CACHE:
+        _MARGIN_CACHE.move_to_end(key)
+        return _MARGIN_CACHE[key]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ScorestdWarning)
+        margins = fit_margins(kept)
+    failures = sum(issubclass(w.category, ScorestdWarning) for w in caught)
+    kept_arrays = [np.array(a) for a in (margins.table, margins.mean, margins.family)]
+    support = None if margins.support is None else np.array(margins.support)
+    for a in [*kept_arrays, support]:
+        if a is not None:
+            a.flags.writeable = False  # shared by every pool that reuses them
+    fitted = _FittedMargins(kept_arrays[0], kept_arrays[1], support, kept_arrays[2], failures)
+    _MARGIN_CACHE[key] = fitted
+    total = sum(m.nbytes for m in _MARGIN_CACHE.values())
+    while total > MARGIN_CACHE_BYTES and _MARGIN_CACHE:
+        total -= _MARGIN_CACHE.popitem(last=False)[1].nbytes
+    return fitted
+
+
 class ErrorRatePool:
     """Fitted margins and pair copulas of an error-rate study, per measure.
 
     Built by :func:`scorestd.error_rates` (``pool=``) or directly; a pool serves
     studies at any topic set size, effect, trial count or seed on the same collections,
-    and grows as they draw pairs not fitted yet.
+    and grows as they draw pairs not fitted yet. Margins are fitted once per process for
+    the same scores: another pool over the same collections (another family set, a pool
+    read with :meth:`load`) reuses them (up to 128 MiB of tables,
+    ``error_rate_pool.MARGIN_CACHE_BYTES``).
 
     Parameters
     ----------
@@ -223,9 +278,10 @@ class ErrorRatePool:
     def save(self, path: str | os.PathLike) -> None:
         """Write the fitted pair copulas to ``path`` (``.npz``), atomically.
 
-        The margins are not stored (they are refitted in seconds, deterministically);
-        the copulas are, with the collections' names and each one's scores checksum so
-        that :meth:`load` refuses a file fitted to other data.
+        The margins are not stored (they are refitted in seconds, deterministically, and
+        a pool read in the process that fitted them reuses them); the copulas are, with
+        the collections' names and each one's scores checksum so that :meth:`load`
+        refuses a file fitted to other data.
         """
         path = Path(path)
         if path.suffix != ".npz":
