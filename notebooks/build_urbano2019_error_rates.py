@@ -25,7 +25,7 @@ five paired tests — t, Wilcoxon, sign, permutation, bootstrap — reject:
 * **Type III**: rejections with the wrong sign.
 
 `scorestd.error_rates` runs the same design by the paper's method (its defaults: a
-bivariate copula per pair of runs selected by AIC). This notebook runs it at a reduced size
+bivariate copula per pair of runs selected by AIC, as the paper's R call selects it). This notebook runs it at a reduced size
 (parameters below), puts every rate beside the authors' published one
 (`tests/results/urbano2019_error_rates/reference.csv`, from their output files) with
 `ErrorRates.compare`, reads the comparison of the run at the paper's full size (every
@@ -87,7 +87,7 @@ RUN_MD = """\
 
 Type I error rates, power and Type III error rates of every test, one- and two-tailed, at
 every α of the grid, with Monte Carlo standard errors, by the paper's method (the
-defaults: a bivariate copula per pair of runs, AIC among every parametric family):
+defaults: a bivariate copula per pair of runs, selected by AIC as the paper's R selects it):
 """
 
 RUN = """\
@@ -143,10 +143,12 @@ LARGE_MD = """\
 The published design at its full size — 5 measures, n = 25, 50, 100, 1,667,000 Type I
 trials per measure and n and 167,000 Type II trials per δ (50 million trials), every test,
 both tails, B = 10,000, seed 0 — run with `scorestd experiment error-rates --full-size
---workers 2` in about 65 minutes on 2 cores (the command, its time and the counts are in
+--workers 2` in 71 minutes on 2 cores, pair copulas selected as the paper's R selects them
+(the default; the command, its time and the counts are in
 `tests/results/urbano2019_error_rates/summary.md`). Our standard errors now equal the
 published ones (Type I ≈ 0.0002, power ≤ 0.0012), so differences of a thousandth count:
-1,005 of the 3,150 rates are beyond 3 SE, 459 of them by less than 0.005. Beyond 2 and 3
+643 of the 3,150 rates are beyond 3 SE, 317 of them by less than 0.005 (1,005 with
+pyvinecopulib's family set, `family_sets.txt`). Beyond 2 and 3
 standard errors, by kind and test:
 """
 
@@ -180,13 +182,15 @@ the same nDCG@20 Type II trials (n = 50, δ = .05; same seed and pair copulas) w
 sets of margins: today's, the previous ones, and today's but with the truncated normal's
 exponential limit kept (the step that matters most).
 
-The power of the sign test (and, less, Wilcoxon) is above the published (+0.006 to +0.011 on average at
-full size) because of the pair copulas' family set. On the same Type II trials with the pair copulas
-selected as the paper's R selects them (VineCopula's `BiCopSelect`: two two-parameter Tawn
-types, `pair_families="bicopselect"`) instead of among pyvinecopulib's families (one
-three-parameter Tawn), the sign test loses 0.005 to 0.020 of power against the t-test and
-agrees with the published rates (AP, δ = .05, α = .05, two-tailed, n = 25/50/100: z = 4.5/
-5.5/6.4 before, 2.3/1.6/0.8 after; Wilcoxon 5.0/4.6/4.4 and 2.8/1.6/0.7), while the t,
+With pyvinecopulib's family set for the pair copulas (`pair_families="vinecopulib"`), the
+power of the sign test (and, less, Wilcoxon) is above the published (+0.006 to +0.011 on
+average at full size); with the paper's (the default: VineCopula's `BiCopSelect`, two
+two-parameter Tawn types) it agrees on AP, nDCG@20 and RR at full size. That was found on
+the same Type II trials first: with the pair copulas selected as the paper's R selects them
+instead of among pyvinecopulib's families (one three-parameter Tawn), the sign test loses
+0.005 to 0.020 of power against the t-test and agrees with the published rates (AP, δ = .05,
+α = .05, two-tailed, n = 25/50/100: z = 4.5/5.5/6.4 before, 2.3/1.6/0.8 after; Wilcoxon
+5.0/4.6/4.4 and 2.8/1.6/0.7), while the t,
 permutation and bootstrap tests move by less than 0.007. An asymmetric (Tawn) copula skews
 the differences, which costs the sign test and not the t-test; VineCopula's Tawn types are
 the more asymmetric. How a Type II pair is built (R's `effTransform` run on our margins),
@@ -202,9 +206,10 @@ liberal (.0509, .0512, .0511, 3–5 SE): skewed differences, which only an asymm
 copula makes, the cause of the rank tests' gap that follows.
 
 **Type I, Wilcoxon and sign tests**: liberal, as published, and by the same pattern
-(growing with n: AP at n = 100, α = .05, two-tailed, .0892 and .1181 at full size against
-.0965 and .1251), but less liberal than published at n = 100. With both runs on one margin, the
-difference of two runs is skewed only through an asymmetric copula, and Tawn is the only
+(growing with n: AP at n = 100, α = .05, two-tailed, .0957 and .1248 at full size against
+.0965 and .1251; with pyvinecopulib's family set only .0892 and .1181). With both runs on
+one margin, the difference of two runs is skewed only through an asymmetric copula, and
+Tawn is the only
 asymmetric family. Split by the family of the pair drawn (`rank_tests_by_family.py`: 48,000
 AP Type I trials at n = 100, two-tailed, α = .05, with the margins of the earlier run),
 the excess comes from the Tawn pairs alone (a quarter of the trials), where the Wilcoxon
@@ -218,11 +223,12 @@ print((RESULTS / "rank_tests_by_family.txt").read_text())
 
 RANK_FAMILY_MD = """\
 So the size of the rank tests' excess is set by how often, and how asymmetric, a Tawn
-copula is selected: the published .0965 is what our per-trial rates give with Tawn pairs in
-30% of the trials instead of 25%. The paper's R (VineCopula's `BiCopSelect`) selects among
-two two-parameter Tawn types (one of ψ₁, ψ₂ fixed at 1), pyvinecopulib here among one
-three-parameter Tawn family: a different AIC penalty and a different fit, hence a
-different share. The tests themselves are not the cause: the t, permutation and bootstrap
+copula is selected (this split used pyvinecopulib's family set: the published .0965 is
+what its per-trial rates give with Tawn pairs in 30% of the trials instead of 25%). The
+paper's R (VineCopula's `BiCopSelect`, now the default) selects among two two-parameter
+Tawn types (one of ψ₁, ψ₂ fixed at 1, the other bounded near τ̂), pyvinecopulib among one
+three-parameter Tawn family: a different fit, hence a different share and asymmetry.
+The tests themselves are not the cause: the t, permutation and bootstrap
 tests agree on the same trials, and the Wilcoxon and sign decisions equal R's
 (`tests/results/urbano2019_paired_tests`).
 
