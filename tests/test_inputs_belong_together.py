@@ -62,6 +62,9 @@ def test_a_prior_spelled_by_another_toolkit_is_the_same_measure(rob):
     ("map", "AP", True), ("ndcg_cut_10", "nDCG@10", True), ("P_10", "precision@10", True),
     ("recip_rank", "mrr", True), ("ap", "ndcg", False), ("P@10", "P@20", False),
     ("score", "ndcg", True), ("my_gain", "my_loss", False), ("my_gain", "my_gain", True),
+    ("ndcg_cut_20", "ndcg20", True), ("ERR@20", "err20", True),
+    ("ndcg_burges@20", "nDCG@20", False), ("nDCG(judged_only=True)@20", "nDCG@20", False),
+    ("set_P", "P", False),
 ])
 def test_same_measure_follows_the_registry(a, b, same):
     assert same_measure(a, b) is same and same_measure(b, a) is same

@@ -287,3 +287,25 @@ def test_pool_fits_gathered_from_a_cluster_are_checked_before_submitting(small):
         # nothing was submitted: no task ran on the cluster, no copula was fitted
         assert not client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
         assert not pool.fitted
+
+
+def test_error_rates_gives_its_memory_budget_to_the_pair_fits_on_a_cluster():
+    """A study's pair copulas gathered from the cluster are checked against the study's
+    ``memory=``, not the default budget: 19,200 trials draw about 9,000 pairs of the kept
+    AP runs of adhoc8 and robust2004 (≈ 1.4 MB gathered), one block needs ≈ 70 kB."""
+    distributed = pytest.importorskip("distributed")
+
+    cubes = {"adhoc8": scorestd.datasets.load("adhoc8"),
+             "robust2004": scorestd.datasets.load("robust2004")}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        _refused_quickly(
+            lambda: scorestd.error_rates(cubes, measures=["ap"], n_topics=[3], deltas=None,
+                                         tests=["paired_t"], trials=19_200, B=10,
+                                         copula="vine", seed=1, memory="1MiB",
+                                         client=client, progress=False),
+            r"the copulas of \d+ pairs gathered from the cluster need .*" + _budget_error(),
+            seconds=60)
+        # nothing was submitted: no task ran on the cluster
+        assert not client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))

@@ -117,7 +117,6 @@ _ALIASES: dict[str, str] = {
     **dict.fromkeys(("recall", "r", "set_recall", "setr"), "recall"),
     **dict.fromkeys(("rprec", "r-precision", "r_precision", "rprecision"), "rprec"),
     **dict.fromkeys(("bpref",), "bpref"),
-    **dict.fromkeys(("infap", "xinfap"), "infap"),
     **dict.fromkeys(("iprec_at_recall", "iprec"), "iprec"),
     **dict.fromkeys(("set_f", "setf", "f1", "f"), "f"),
     **dict.fromkeys(("judged",), "judged"),
@@ -128,6 +127,28 @@ _ALIASES: dict[str, str] = {
                      "numrelret", "num_nonrel_judged_ret"), "count"),
     **dict.fromkeys(("hits",), "hits"),
     **dict.fromkeys(("dcg", "dcg_burges"), "dcg"),
+}
+
+# Base names that are spellings of one measure (not only of one family) → the canonical
+# one; a base name of ``_ALIASES`` not listed here is its own.
+_SYNONYMS: dict[str, str] = {
+    **dict.fromkeys(("map", "ap", "map_cut"), "ap"),
+    **dict.fromkeys(("ndcg", "ndcg_cut"), "ndcg"),
+    **dict.fromkeys(("p", "precision"), "p"),
+    **dict.fromkeys(("recall", "r"), "recall"),
+    **dict.fromkeys(("rprec", "r-precision", "r_precision", "rprecision"), "rprec"),
+    **dict.fromkeys(("recip_rank", "rr", "mrr"), "rr"),
+    **dict.fromkeys(("iprec_at_recall", "iprec"), "iprec"),
+    **dict.fromkeys(("alpha_ndcg", "alpha-ndcg"), "alpha_ndcg"),
+    **dict.fromkeys(("err_ia", "err-ia"), "err_ia"),
+    **dict.fromkeys(("set_map", "setap"), "set_map"),
+    **dict.fromkeys(("set_p", "setp"), "set_p"),
+    **dict.fromkeys(("set_recall", "setr"), "set_recall"),
+    **dict.fromkeys(("set_f", "setf"), "set_f"),
+    **dict.fromkeys(("success", "hit_rate", "hitrate"), "success"),
+    **dict.fromkeys(("num_ret", "numret"), "num_ret"),
+    **dict.fromkeys(("num_rel", "numrel"), "num_rel"),
+    **dict.fromkeys(("num_rel_ret", "numrelret"), "num_rel_ret"),
 }
 
 #: Measures registered by name with :func:`register_measure` (exact names, checked first).
@@ -173,15 +194,45 @@ def measure_info(name: str) -> Measure | None:
 
 
 @functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> tuple[str, float | None] | None:
+    """The lower-cased base name (a key of ``_ALIASES``) and cut-off of a built-in
+    measure's label, or ``None`` for an unknown label."""
+    base = _PARAMETERS.sub("", text).strip().lower()
+    if base in _ALIASES:
+        return base, None
+    match = _CUTOFF.match(base)
+    if match is None or match.group("base").rstrip("_@.") not in _ALIASES:
+        return None
+    return match.group("base").rstrip("_@."), float(match.group("k"))
+
+
+def _identity(label: str) -> tuple[str, float | None, str] | None:
+    """What a built-in measure's label names, whatever the toolkit's spelling: its
+    canonical base name, cut-off and parameters (``None`` for an unknown or registered
+    label, which only its own spelling names).
+
+    ``map``, ``AP`` and ``ap`` are one measure; ``ndcg_cut_20``, ``nDCG@20`` and
+    ``ndcg20`` another. Variants that only share a range (Burges' nDCG, set-based P,
+    α-nDCG, a parameter such as ``judged_only=True``) are measures of their own.
+    """
+    text = str(label)
+    if text in _REGISTERED:
+        return None
+    parsed = _parse(text)
+    if parsed is None:
+        return None
+    base, cutoff = parsed
+    parameters = "".join(_PARAMETERS.findall(text)).replace(" ", "").lower()
+    return _SYNONYMS.get(base, base), cutoff, parameters
+
+
+@functools.lru_cache(maxsize=4096)
 def _known_measure(text: str) -> Measure | None:
     """The built-in entry for a label (labels recur: the parse is kept)."""
-    base = _PARAMETERS.sub("", text).strip().lower()
-    cutoff = None
-    if base not in _ALIASES:
-        match = _CUTOFF.match(base)
-        if match is None or match.group("base").rstrip("_@.") not in _ALIASES:
-            return None
-        base, cutoff = match.group("base").rstrip("_@."), float(match.group("k"))
+    parsed = _parse(text)
+    if parsed is None:
+        return None
+    base, cutoff = parsed
     family = _ALIASES[base]
     lower, upper, support = _FAMILIES[family]
     if family == "hits" and cutoff is not None:
@@ -228,10 +279,11 @@ def check_target_in_range(name: str, value: float, measures: Sequence[str], *,
 def same_measure(a: str, b: str) -> bool:
     """Whether two measure labels may name the same measure.
 
-    Equal labels, toolkit spellings of one registry entry (``map`` and ``AP``, ``P_10``
-    and ``P@10``), or a label and the default ``"score"`` of an unlabelled array are
-    the same; two different known measures (``ap`` and ``ndcg``), or two different
-    unknown labels, are not.
+    Equal labels, toolkit spellings of one measure (``map`` and ``AP``, ``P_10`` and
+    ``P@10``, ``ndcg_cut_20`` and ``ndcg20``), or a label and the default ``"score"`` of
+    an unlabelled array are the same; two different known measures (``ap`` and
+    ``ndcg``, ``nDCG@20`` and Burges' ``ndcg_burges@20``), or two different unknown
+    labels, are not.
 
     Examples
     --------
@@ -244,19 +296,22 @@ def same_measure(a: str, b: str) -> bool:
 
     if a == b or DEFAULT_MEASURE in (a, b):
         return True
-    first, second = measure_info(a), measure_info(b)
-    if first is None or second is None:
-        return False
-    return (first.family, first.cutoff) == (second.family, second.cutoff)
+    first = _identity(a)
+    return first is not None and first == _identity(b)
 
 
 def find_measure(name: str | None, labels: Sequence[Hashable], *,
                  what: str = "the scores", required: bool = True) -> str | None:
-    """The label among ``labels`` that a user means by ``name``: matched regardless of
-    case, so ``"ap"`` finds ``evaluate``'s ``"AP"`` and ``"ndcg@20"`` its ``"nDCG@20"``.
+    """The label among ``labels`` that a user means by ``name``, under any of its usual
+    spellings: ``trec_eval``'s (``map``, ``P_10``, ``ndcg_cut_20``, ``recip_rank``),
+    ``ir_measures``' (``AP``, ``P@10``, ``nDCG@20``, ``RR``, ``ERR@20``), ``ranx``'s
+    (``precision@10``, ``mrr``) and the bundled data's (``ap``, ``p10``, ``ndcg20``,
+    ``rr``, ``err20``), in any case.
 
-    Every choice of a measure by name (``measure=`` of the API, ``-m``/``--measure`` of
-    the command line) goes through here.
+    A label spelled as ``name`` (regardless of case) is taken first; else a label that
+    is another spelling of the same measure (:func:`same_measure`). Every choice of a
+    measure by name (``measure=`` of the API, ``-m``/``--measure`` of the command line)
+    goes through here.
 
     Parameters
     ----------
@@ -279,19 +334,28 @@ def find_measure(name: str | None, labels: Sequence[Hashable], *,
     ------
     ScoreDataError
         For ``None`` and several measures, an unknown name (listing the measures there
-        are), or a name that matches two labels differing only by case (``AP`` and
-        ``ap``: rename one, e.g. ``cube.assign_coords(measure=[...])``).
+        are), or a name that two labels answer equally well, naming both: two labels
+        differing only by case (``AP`` and ``ap``), or, for a name spelled by neither,
+        two spellings of the same measure (``ndcg_cut_20`` and ``nDCG@20`` asked for as
+        ``ndcg20``).
+        Rename one, e.g. ``cube.assign_coords(measure=[...])``.
 
     Examples
     --------
     >>> find_measure("ap", ["AP", "nDCG@20"]), find_measure("NDCG@20", ["AP", "nDCG@20"])
     ('AP', 'nDCG@20')
+    >>> find_measure("ERR@20", ["err20", "ndcg20"]), find_measure("P_10", ["ap", "p10"])
+    ('err20', 'p10')
     >>> find_measure(None, ["P_10"])
     'P_10'
     >>> find_measure("ap", ["AP", "ap"])
     Traceback (most recent call last):
     ...
     scorestd.errors.ScoreDataError: measure 'ap' matches 'AP' and 'ap' of the scores, which differ only by case: rename one (measures are chosen by name regardless of case)
+    >>> find_measure("ndcg20", ["ndcg_cut_20", "nDCG@10", "nDCG@20"])
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.ScoreDataError: measure 'ndcg20' may be 'ndcg_cut_20' or 'nDCG@20' of the scores, two spellings of the same measure: ask for one as it is spelled, or rename one
     """
     known = [str(label) for label in labels]
     if name is None:
@@ -301,15 +365,23 @@ def find_measure(name: str | None, labels: Sequence[Hashable], *,
         return known[0]
     wanted = str(name).casefold()
     matches = [label for label in known if label.casefold() == wanted]
-    if not matches and not required:
-        return None
-    if not matches:
-        raise ScoreDataError(f"unknown measure {str(name)!r}; the measures of {what}: {known}")
     if len(matches) > 1:
         raise ScoreDataError(
             f"measure {str(name)!r} matches {' and '.join(map(repr, matches))} of {what}, "
             "which differ only by case: rename one (measures are chosen by name regardless "
             "of case)")
+    if not matches:
+        identity = _identity(str(name))
+        matches = [] if identity is None else [
+            label for label in known if _identity(label) == identity]
+    if len(matches) > 1:
+        raise ScoreDataError(
+            f"measure {str(name)!r} may be {' or '.join(map(repr, matches))} of {what}, "
+            "two spellings of the same measure: ask for one as it is spelled, or rename one")
+    if not matches and not required:
+        return None
+    if not matches:
+        raise ScoreDataError(f"unknown measure {str(name)!r}; the measures of {what}: {known}")
     return matches[0]
 
 

@@ -71,3 +71,15 @@ def test_error_rates_plot_kinds(tmp_path, capsys):
     assert main(["experiment", "error-rates", "--data", "adhoc8", "--deltas", "none",
                  "--plot", "type3", "--figure", str(tmp_path / "t3.png")]) == 1
     assert "--plot type3 needs the Type II trials" in capsys.readouterr().err
+
+
+def test_error_rates_say_how_many_type2_trials(tmp_path, capsys):
+    table = tmp_path / "rates.md"
+    assert main(["experiment", "error-rates", "--data", "adhoc8", "-m", "AP", "--n-topics",
+                 "25", "--deltas", "0.05", "--trials", "20", "--trials-type2", "10",
+                 "--resamples", "50", "--tests", "paired_t", "--seed", "2", "--no-figure",
+                 "--no-progress", "-o", str(table)]) == 0
+    out = capsys.readouterr().out
+    assert "adhoc8; 20 Type I trials, 10 Type II trials per δ, seed 2" in out
+    assert table.read_text().splitlines()[0].endswith(
+        "adhoc8 AP; 20 Type I trials, 10 Type II trials per δ, B = 50, seed 2.")

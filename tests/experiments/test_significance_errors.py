@@ -139,6 +139,40 @@ def test_summary_and_figures(ap_study, tmp_path):
         plt.close(fig)
 
 
+def test_a_zero_type1_rate_is_marked_on_the_floor_not_drawn_down_to_it(tmp_path):
+    """With B = 200 the bootstrap's p is at least 1/200: at α = .001 it never rejects, a
+    rate of 0 that a log axis cannot draw. Its line starts at the first positive rate;
+    a triangle on the axes' floor (x at α, y in axes coordinates) marks the zero, the
+    legend says so; positive rates are drawn as computed."""
+    import matplotlib.pyplot as plt
+
+    res = error_rates(["adhoc8"], measures=["ap"], n_topics=[25], deltas=None,
+                      alphas=[0.001, 0.01, 0.05], B=200, tests=["paired_t", "bootstrap"],
+                      trials=256, seed=1, copula="gaussian")
+    rates = res.data["type1"].sel(measure="ap", n_topics=25, tails=2)
+    assert rates.sel(test="bootstrap", alpha=0.001).item() == 0
+    fig = res.plot(tmp_path / "type1.png")
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    for test in ("paired_t", "bootstrap"):
+        drawn = np.asarray(lines[test].get_ydata(), dtype=float)
+        expected = rates.sel(test=test).values
+        np.testing.assert_array_equal(drawn, np.where(expected == 0, np.nan, expected))
+    floor = [line for line in ax.get_lines() if line.get_marker() == "v"]
+    assert len(floor) == (rates.values == 0).any(axis=1).sum()
+    marked = floor[-1]  # the bootstrap's, drawn after the paired t-test's if any
+    assert marked.get_color() == lines["bootstrap"].get_color()
+    assert np.asarray(marked.get_xdata()).tolist() == [0.001]
+    assert np.asarray(marked.get_ydata()).tolist() == [0.0]
+    assert not marked.get_clip_on()
+    # y in axes coordinates: the triangle sits on the floor whatever the limits
+    x_disp, y_disp = marked.get_transform().transform((0.001, 0.0))
+    assert y_disp == pytest.approx(ax.transAxes.transform((0, 0))[1])
+    assert "rate 0 (no rejection in 256 trials)" in [
+        t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(fig)
+
+
 def test_bad_arguments(normal_collection):
     with pytest.raises(OptionError, match="seed= is required"):
         error_rates({"n": normal_collection})
@@ -244,6 +278,54 @@ def test_pool_is_reused_saved_and_refused_for_other_data(normal_collection, tmp_
         error_rates({"m": normal_collection}, pool=first.pool, **kw)
 
 
+def test_a_second_pool_reuses_the_fitted_margins(monkeypatch, tmp_path):
+    """Margins are fitted once per process for the same scores: another pool over the
+    same collections (another family set, read from a file) reuses them, the same
+    arrays as a fit from scratch; other scores are fitted anew."""
+    from scorestd.experiments import error_rate_pool
+
+    cubes = {"adhoc8": scorestd.datasets.load("adhoc8").isel(system=slice(0, 30))}
+    monkeypatch.setattr(error_rate_pool, "_MARGIN_CACHE", type(error_rate_pool._MARGIN_CACHE)())
+    fits = []
+    real = error_rate_pool.fit_margins
+    monkeypatch.setattr(error_rate_pool, "fit_margins", lambda kept: fits.append(kept) or real(kept))
+    first = ErrorRatePool(cubes)["ap"]
+    assert len(fits) == 1
+    path = tmp_path / "pool.npz"
+    ErrorRatePool(cubes).save(path)
+    for again in (ErrorRatePool(cubes, pair_families="bicopselect")["ap"],
+                  ErrorRatePool.load(path, cubes)["ap"]):
+        for name in ("tables", "means", "observed_means", "offsets", "sizes"):
+            np.testing.assert_array_equal(getattr(again, name), getattr(first, name))
+        assert (again.families, again.failures) == (first.families, first.failures)
+    assert len(fits) == 1
+    fresh = real(prepare_collection(cubes["adhoc8"], "ap"))  # as fitted from scratch
+    np.testing.assert_array_equal(first.tables, fresh.table)
+    np.testing.assert_array_equal(first.means, fresh.mean)
+    with pytest.raises(ValueError, match="read-only"):
+        error_rate_pool._MARGIN_CACHE[next(iter(error_rate_pool._MARGIN_CACHE))].table[0, 0] = 1
+    # other scores (the kept runs' AP scaled), another measure: fitted anew
+    changed = cubes["adhoc8"].copy(deep=True)
+    changed.loc[{"measure": "ap"}] = 0.9 * changed.sel(measure="ap")
+    ErrorRatePool({"adhoc8": changed})["ap"]
+    ErrorRatePool(cubes)["p10"]
+    assert len(fits) == 3
+
+
+def test_the_fitted_margins_kept_are_bounded_in_bytes(monkeypatch):
+    from scorestd.experiments import error_rate_pool
+
+    cubes = {"adhoc8": scorestd.datasets.load("adhoc8").isel(system=slice(0, 20))}
+    monkeypatch.setattr(error_rate_pool, "_MARGIN_CACHE", type(error_rate_pool._MARGIN_CACHE)())
+    ErrorRatePool(cubes)["rr"]
+    one = sum(m.nbytes for m in error_rate_pool._MARGIN_CACHE.values())
+    monkeypatch.setattr(error_rate_pool, "MARGIN_CACHE_BYTES", one + 1)
+    ErrorRatePool(cubes)["p10"]  # the rr margins make way for these
+    kept = list(error_rate_pool._MARGIN_CACHE.values())
+    assert len(kept) == 1 and kept[0].nbytes <= one + 1
+    assert kept[0].support.tolist() == pytest.approx(np.arange(11) / 10)
+
+
 def test_a_pair_that_fails_falls_back_to_the_next_family(monkeypatch):
     import pyvinecopulib as pv
 
@@ -258,11 +340,33 @@ def test_a_pair_that_fails_falls_back_to_the_next_family(monkeypatch):
 
     monkeypatch.setattr(pv.Bicop, "from_data", staticmethod(failing))
     x = scorestd.datasets.load("adhoc8").sel(measure="ap").values[:, :2]
-    row, fell_back = copula.fit_pair_copula(x, seed=1)
+    row, fell_back = copula.fit_pair_copula(x, seed=1, families="vinecopulib")
     assert fell_back and row[0] != 0  # a family was fitted, not independence
     monkeypatch.setattr(pv.Bicop, "from_data", staticmethod(real))
-    best, _ = copula.fit_pair_copula(x, seed=1)
+    best, _ = copula.fit_pair_copula(x, seed=1, families="vinecopulib")
     np.testing.assert_allclose(row, best)  # the best family that fits: AIC's choice
+
+
+def test_a_bicopselect_candidate_that_fails_is_left_out_and_counted(monkeypatch):
+    import pyvinecopulib as pv
+
+    from scorestd.kernels.pair_copulas import family_code
+    from scorestd.simulation import copula
+
+    x = scorestd.datasets.load("adhoc8").sel(measure="ap").values[:, :2]
+    best, fell_back = copula.fit_pair_copula(x, seed=1)  # the default: BiCopSelect's
+    assert not fell_back and best[0] != 0
+    real = pv.Bicop.fit
+    chosen = best[0]
+
+    def failing(self, data, controls):  # the family AIC selected cannot be fitted
+        if family_code(str(self.family).split(".")[-1]) == chosen:
+            raise RuntimeError("optimisation failed")
+        return real(self, data, controls=controls)
+
+    monkeypatch.setattr(pv.Bicop, "fit", failing)
+    row, fell_back = copula.fit_pair_copula(x, seed=1)
+    assert fell_back and row[0] not in (0, chosen)  # the next family, not independence
 
 
 def test_vine_pair_copulas_make_rank_tests_liberal():

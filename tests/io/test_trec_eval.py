@@ -69,6 +69,14 @@ def test_directory_and_measure_filter_and_file_name_fallback(runs):
     assert c.measure.values.tolist() == ["map"]
 
 
+def test_measures_are_asked_for_under_any_usual_spelling(runs):
+    c = read_trec_eval(runs / "a.eval", measures=["nDCG@20", "AP", "p10"])
+    assert c.measure.values.tolist() == ["ndcg_cut_20", "map", "P_10"]  # as the file says
+    assert c.sel(topic="401", measure="P_10").item() == 0.4
+    with pytest.raises(ScoreDataError, match="measure 'P@20' is in none of the files"):
+        read_trec_eval(runs / "a.eval", measures=["P@20"])
+
+
 def test_runs_argument_renames(runs):
     with pytest.warns(ScorestdWarning, match="y lacks 1"), \
             pytest.warns(ScorestdWarning, match="y lacks num_ret"):

@@ -47,6 +47,8 @@ def test_alpha_per_measure(robust2004):
     xr.testing.assert_allclose(by_dict.sel(measure=["ndcg"]), alone, check_dim_order=False)
     with pytest.raises(ValueError, match="no value for measures ndcg"):
         smooth(new, prior, alpha={"ap": 0.8})
+    # the keys name measures under any usual spelling (trec_eval's map, ir_measures' nDCG)
+    xr.testing.assert_identical(smooth(new, prior, alpha={"map": 0.8, "nDCG": 0.5}), by_dict)
     with pytest.raises(ValueError, match=r"alpha must be in \[0, 1\], got 1.5 for measure 'ap'"):
         smooth(new, prior, alpha={"ap": 1.5, "ndcg": 0.5})
 

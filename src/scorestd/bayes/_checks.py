@@ -42,10 +42,9 @@ def check_scores(cube: xr.DataArray, what: str) -> None:
 
 def one_measure(cube: xr.DataArray, measure: str | None) -> xr.DataArray:
     """The ``(topic, system)`` scores of one measure (``measure`` may be omitted when the
-    cube has only one), named regardless of case (:func:`scorestd.measures.find_measure`:
-    ``"ap"`` finds ``"AP"``)."""
-    label = find_measure(measure, cube[MEASURE].values)
-    one = cube.sel({MEASURE: label}).transpose(TOPIC, SYSTEM)
+    cube has only one; any usual spelling, :func:`scorestd.measures.find_measure`)."""
+    measure = find_measure(measure, cube[MEASURE].values)
+    one = cube.sel({MEASURE: measure}).transpose(TOPIC, SYSTEM)
     return one.compute() if one.chunks is not None else one
 
 

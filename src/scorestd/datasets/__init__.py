@@ -127,7 +127,7 @@ def load(name: str, *, measure: str | None = None) -> xr.DataArray:
     rows = [r for r in _manifest() if name in (r["collection"], r["file"])]
     if not rows:
         raise ScoreDataError(f"unknown dataset {name!r}; choose one of {names()}")
-    if measure is not None:  # matched regardless of case
+    if measure is not None:  # any usual spelling
         measure = find_measure(measure, [r["measure"] for r in rows], what=f"dataset {name!r}")
         rows = [r for r in rows if r["measure"] == measure]
     return _load_files(tuple(r["file"] for r in rows)).copy(deep=True)

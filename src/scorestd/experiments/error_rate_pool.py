@@ -3,7 +3,7 @@
 An error-rate study (:func:`scorestd.error_rates`) draws its trials from the margins of
 every kept run of every collection and, with ``copula="vine"`` (the paper's method),
 from a bivariate copula per pair of runs. Fitting those copulas is the slow part (about
-15 ms a pair by maximum likelihood, thousands of pairs per measure); the same fits
+25–35 ms a pair by maximum likelihood, thousands of pairs per measure); the same fits
 serve every topic set size, effect, trial count and seed. :class:`ErrorRatePool` holds
 them per measure, fits the pairs a study draws the first time they are drawn, and is
 saved to (and read from) one ``.npz`` file, written atomically.
@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,7 @@ from ..simulation.fitting import fit_margins, one_measure
 
 __all__ = ["ErrorRatePool", "prepare_collection"]
 
-#: Pair copulas fitted per task on a cluster (each fit takes about 15 ms).
+#: Pair copulas fitted per task on a cluster (each fit takes about 25–35 ms).
 PAIRS_PER_TASK = 256
 #: Bytes of one pair's copula as a client gathers it: a row of six float64 in an array
 #: object of its own (``sys.getsizeof(np.zeros(6))``).
@@ -86,7 +87,7 @@ class MeasurePool:
     families: dict[str, int]
     fitted: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
     fallbacks: int = 0
-    pair_families: str = "vinecopulib"
+    pair_families: str = "bicopselect"
 
     def pair_copulas(self, keys: np.ndarray, client: Any = None,
                      memory: int | str | None = None) -> np.ndarray:
@@ -122,7 +123,7 @@ class MeasurePool:
 
 
 def _fit_pairs(keys: Sequence[tuple[int, int, int]], scores: Sequence[np.ndarray],
-               threads: int = 1, families: str = "vinecopulib"
+               threads: int = 1, families: str = "bicopselect"
                ) -> tuple[list[np.ndarray], int]:
     """The copula rows of each ``(collection, i, j)`` of ``keys`` and the fallbacks used."""
     rows, fallbacks = [], 0
@@ -147,10 +148,8 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
                  "after removing duplicates and the bottom 10%: it is left out of the study "
                  "(a trial needs two runs of one collection)")
             continue
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ScorestdWarning)
-            margins = fit_margins(kept)
-        failures += sum(issubclass(w.category, ScorestdWarning) for w in caught)
+        margins = _fitted_margins(kept)
+        failures += margins.failures
         for fam, count in pd.Series(margins.family).value_counts().items():
             families[fam] = families.get(fam, 0) + int(count)
         x = np.asarray(kept.values, dtype=np.float64)
@@ -160,7 +159,7 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
         corr.append(GaussianCopula.fit(x).corr)
         scores.append(x)
         names.append(name)
-        sizes.append(len(margins.systems))
+        sizes.append(len(margins.mean))
         support = margins.support
     if not names:
         raise ScoreDataError(f"no collection has two or more usable runs of measure {measure!r}")
@@ -170,21 +169,77 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
                        np.concatenate(observed), corr, scores, failures, families)
 
 
+@dataclass(frozen=True, eq=False)
+class _FittedMargins:
+    """What a pool keeps of one collection's fitted margins (read-only arrays)."""
+
+    table: np.ndarray  # (S, K)
+    mean: np.ndarray  # (S,)
+    support: np.ndarray | None
+    family: np.ndarray  # (S,) labels
+    failures: int  # warnings of the fit
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.table, self.mean, self.support, self.family)
+                   if a is not None)
+
+
+#: Margins fitted in this process, by the fit and the digest of the scores it was given
+#: (labels, values, attrs), most recently used last: a second pool over the same
+#: collections (another family set, a pool read from a file) reuses them instead of
+#: refitting (seconds a collection). At most :data:`MARGIN_CACHE_BYTES` are kept.
+_MARGIN_CACHE: OrderedDict[tuple[Any, str], _FittedMargins] = OrderedDict()
+#: Bytes of fitted margins kept for later pools (the least recently used go first).
+MARGIN_CACHE_BYTES = 128 << 20
+
+
+def _fitted_margins(kept: xr.DataArray) -> _FittedMargins:
+    """The margins of the kept runs ``(topic, system)`` of one measure, fitted once per
+    process for the same scores (the fit is deterministic; its warnings are counted,
+    not shown)."""
+    # the fit is part of the key: margins fitted another way (fit_margins replaced, as a
+    # study of other margin families does) are not reused
+    key = (fit_margins,
+           content_digest(kept.expand_dims(MEASURE).transpose(TOPIC, SYSTEM, MEASURE)))
+    if key in _MARGIN_CACHE:
+        _MARGIN_CACHE.move_to_end(key)
+        return _MARGIN_CACHE[key]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ScorestdWarning)
+        margins = fit_margins(kept)
+    failures = sum(issubclass(w.category, ScorestdWarning) for w in caught)
+    kept_arrays = [np.array(a) for a in (margins.table, margins.mean, margins.family)]
+    support = None if margins.support is None else np.array(margins.support)
+    for a in [*kept_arrays, support]:
+        if a is not None:
+            a.flags.writeable = False  # shared by every pool that reuses them
+    fitted = _FittedMargins(kept_arrays[0], kept_arrays[1], support, kept_arrays[2], failures)
+    _MARGIN_CACHE[key] = fitted
+    total = sum(m.nbytes for m in _MARGIN_CACHE.values())
+    while total > MARGIN_CACHE_BYTES and _MARGIN_CACHE:
+        total -= _MARGIN_CACHE.popitem(last=False)[1].nbytes
+    return fitted
+
+
 class ErrorRatePool:
     """Fitted margins and pair copulas of an error-rate study, per measure.
 
     Built by :func:`scorestd.error_rates` (``pool=``) or directly; a pool serves
     studies at any topic set size, effect, trial count or seed on the same collections,
-    and grows as they draw pairs not fitted yet.
+    and grows as they draw pairs not fitted yet. Margins are fitted once per process for
+    the same scores: another pool over the same collections (another family set, a pool
+    read with :meth:`load`) reuses them (up to 128 MiB of tables,
+    ``error_rate_pool.MARGIN_CACHE_BYTES``).
 
     Parameters
     ----------
     collections : mapping of name to cube
         The collections.
-    pair_families : {"vinecopulib", "bicopselect"}
+    pair_families : {"bicopselect", "vinecopulib"}
         Family set and selection of the pair copulas
-        (:func:`~scorestd.simulation.copula.fit_pair_copula`): ``pyvinecopulib``'s
-        (default) or R VineCopula's ``BiCopSelect`` defaults, the paper's.
+        (:func:`~scorestd.simulation.copula.fit_pair_copula`): R VineCopula's
+        ``BiCopSelect`` defaults, the paper's (default), or ``pyvinecopulib``'s.
 
     Examples
     --------
@@ -199,7 +254,7 @@ class ErrorRatePool:
     """
 
     def __init__(self, collections: Mapping[str, Any], *,
-                 pair_families: PairFamilies = "vinecopulib") -> None:
+                 pair_families: PairFamilies = "bicopselect") -> None:
         self.cubes = dict(collections)
         self.pair_families = check_option(pair_families, PairFamilies, "pair_families")
         self._measures: dict[str, MeasurePool] = {}
@@ -223,16 +278,16 @@ class ErrorRatePool:
     def save(self, path: str | os.PathLike) -> None:
         """Write the fitted pair copulas to ``path`` (``.npz``), atomically.
 
-        The margins are not stored (they are refitted in seconds, deterministically);
-        the copulas are, with the collections' names and each one's scores checksum so
-        that :meth:`load` refuses a file fitted to other data.
+        The margins are not stored (they are refitted in seconds, deterministically, and
+        a pool read in the process that fitted them reuses them); the copulas are, with
+        the collections' names and each one's scores checksum so that :meth:`load`
+        refuses a file fitted to other data.
         """
         path = Path(path)
         if path.suffix != ".npz":
             raise OptionError(f"pool must be a .npz file; got {str(path)!r}")
         meta = {"collections": self.collections, "checksums": _checksums(self.cubes)}
-        if self.pair_families != "vinecopulib":  # files of the default read as before
-            meta["pair_families"] = self.pair_families
+        meta["pair_families"] = self.pair_families  # files without it: vinecopulib
         arrays = {"meta": np.array(json.dumps(meta))}
         for measure, pool in self._measures.items():
             keys = np.array(list(pool.fitted), dtype=np.int64).reshape(-1, 3)
@@ -273,7 +328,7 @@ def _checksums(cubes: Mapping[str, Any]) -> list[str]:
 
 
 def resolve_pool(pool: Any, cubes: Mapping[str, Any], copula: SimulationCopula,
-                 pair_families: PairFamilies = "vinecopulib"
+                 pair_families: PairFamilies = "bicopselect"
                  ) -> tuple[ErrorRatePool, Path | None]:
     """The pool of a study: the one given, the file given (read if it exists), or new
     (refused if fitted with another family set than ``pair_families``, naming both)."""

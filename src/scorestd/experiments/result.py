@@ -29,7 +29,7 @@ def single_measure(scores: Any, measure: str | None) -> xr.DataArray:
     would silently bias, so missing scores are an error here.
     """
     cube = validate(scores)
-    measure = find_measure(measure, cube[MEASURE].values)  # regardless of case
+    measure = find_measure(measure, cube[MEASURE].values)  # any usual spelling
     one = cube.sel({MEASURE: [measure]}).transpose(TOPIC, SYSTEM, MEASURE)
     if hasattr(one.data, "compute"):  # a dask-backed cube: the engine needs its values
         one = one.compute()

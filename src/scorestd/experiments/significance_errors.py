@@ -295,7 +295,7 @@ def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[s
 
 
 def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *, tests,
-         alphas, B, batch_size, progress, client, desc, study: Study | None = None,
+         alphas, B, batch_size, progress, client, memory, desc, study: Study | None = None,
          cell: str = "") -> dict[str, np.ndarray]:
     n_blocks = -(-trials // _random.BLOCK)
     blocks = np.arange(n_blocks)
@@ -308,7 +308,7 @@ def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *
         design.copulas = np.zeros((len(design.keys), 6))
         ordered = np.sort(design.keys[drawn, 1:], axis=1)
         design.copulas[drawn] = pool.pair_copulas(
-            np.column_stack([design.keys[drawn, 0], ordered]), client)
+            np.column_stack([design.keys[drawn, 0], ordered]), client, memory)
     data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
             "support": pool.support, "B": B, "root": root}
     if study is not None:  # one progress bar over the whole study; chunks saved as they end
@@ -404,6 +404,21 @@ class ErrorRates(Experiment):
         ``kind="type1"``: Type I error rate against α (log-log, diagonal = nominal);
         ``"power"``: power against δ at ``alpha``; ``"power_alpha"``: power against α
         at ``delta``; ``"type3"``: Type III error rate against δ at ``alpha``.
+
+        A rate of 0 (no rejection in any trial), which a log axis cannot show, is left
+        out of its line and marked by a triangle on the axes' floor, one beside the other
+        for the tests that have one at the same α, as the legend says.
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25],
+        ...                            deltas=None, alphas=[0.001, 0.05], B=200,
+        ...                            tests=["bootstrap"], trials=128, seed=1,
+        ...                            copula="gaussian")
+        >>> fig = res.plot()  # the bootstrap's p ≥ 1/200 never reaches α = .001
+        >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        ['bootstrap', 'rate 0 (no rejection in 128 trials)']
         """
         import matplotlib.pyplot as plt
 
@@ -423,11 +438,12 @@ class ErrorRates(Experiment):
                                  **kwargs)
         colors = dict(zip(ERROR_RATE_TESTS, ("#e41a1c", "#377eb8", "#4daf4a", "#ff7f00",
                                              "#984ea3"), strict=True))
+        zeros = False
         for r, n in enumerate(sizes):
             for c, m in enumerate(measures):
                 ax = axes[r, c]
                 d = self.data.sel(measure=m, n_topics=n)
-                for test in d["test"].values:
+                for slot, test in enumerate(d["test"].values):
                     dt = d.sel(test=test)
                     if kind == "type1":
                         x, y = dt["alpha"], dt["type1"].sel(tails=tails)
@@ -439,6 +455,11 @@ class ErrorRates(Experiment):
                             delta=delta)
                     else:
                         x, y = dt["delta"], dt["type3"].sel(alpha=alpha)
+                    y = np.asarray(y, dtype=np.float64)
+                    if kind == "type1":  # log axis: a zero is marked, not drawn
+                        zeros |= _mark_zero_rates(ax, np.asarray(x), y, colors.get(str(test)),
+                                                  slot, d.sizes["test"])
+                        y = np.where(y == 0, np.nan, y)
                     ax.plot(x, y, color=colors.get(str(test)), lw=1, label=str(test),
                             ls="--" if test == "permutation" else "-")
                 if kind == "type1":
@@ -453,7 +474,12 @@ class ErrorRates(Experiment):
                   "type3": "Type III error rate"}[kind]
         for ax in axes[:, 0]:
             ax.set_ylabel(ylabel)
-        axes[0, 0].legend(fontsize="x-small")
+        handles, labels = axes[0, 0].get_legend_handles_labels()
+        if zeros:
+            handles.append(plt.Line2D([], [], ls="none", marker="v", color="black", ms=5))
+            labels.append(f"rate 0 (no rejection in {self.data.attrs.get('trials', '')} "
+                          "trials)")
+        axes[0, 0].legend(handles, labels, fontsize="x-small")
         sided = f"{'two' if tails == 2 else 'one'}-tailed"
         fig.suptitle({"type1": f"Type I error rate against α ({sided}; grey: nominal)",
                       "power": f"power against the true difference δ (α = {alpha:g}, {sided})",
@@ -463,6 +489,21 @@ class ErrorRates(Experiment):
         fig.tight_layout()
         save_figure(fig, path)
         return fig
+
+
+def _mark_zero_rates(ax: Any, x: np.ndarray, y: np.ndarray, color: Any, slot: int,
+                     slots: int) -> bool:
+    """Triangles on the floor of a log-scaled ``ax`` at the ``x`` where ``y`` is 0, the
+    ``slot``-th of ``slots`` tests 5 points beside the others; whether there were any."""
+    from matplotlib.transforms import ScaledTranslation
+
+    zero = y == 0
+    if not zero.any():
+        return False
+    shift = ScaledTranslation((slot - (slots - 1) / 2) * 5 / 72, 0, ax.figure.dpi_scale_trans)
+    ax.plot(x[zero], np.zeros(int(zero.sum())), ls="none", marker="v", ms=5, color=color,
+            transform=ax.get_xaxis_transform() + shift, clip_on=False, zorder=3)
+    return True
 
 
 @maps_extra_dims(vectorized=True)  # itself: its cubes come in a mapping
@@ -485,7 +526,7 @@ def error_rates(
     client: Any = None,
     results_dir: str | os.PathLike | None = None,
     pool: ErrorRatePool | str | os.PathLike | None = None,
-    pair_families: PairFamilies = "vinecopulib",
+    pair_families: PairFamilies = "bicopselect",
 ) -> ErrorRates:
     """Type I, II and III error rates of paired tests by simulation (Urbano et al. 2019).
 
@@ -518,15 +559,13 @@ def error_rates(
         matrix of them per 512 trials, randomised per trial).
     copula : {"vine", "gaussian"}
         Dependence of a pair of runs. ``"vine"`` (default), as the paper: a bivariate
-        copula per pair of runs, its family and rotation selected by AIC among every
-        parametric family of ``pyvinecopulib`` (Gaussian, Student t, Clayton, Gumbel,
-        Frank, Joe, BB1, BB6, BB7, BB8, Tawn) and its parameters by maximum likelihood,
-        on pseudo-observations with ties broken at random (R's ``BiCopSelect`` on
-        ``pobs(ties.method = "random")``); pairs are fitted when a trial first draws
-        them (about 15 ms each) and sampled in numpy
-        (:mod:`scorestd.kernels.pair_copulas`). ``"gaussian"``: the pair's entry of the
-        collection's Gaussian copula (faster to set up; the two runs of a Type I trial
-        are then exchangeable, which hides the asymmetries the paper measures).
+        copula per pair of runs, its family and rotation selected by AIC and its
+        parameters by maximum likelihood (``pair_families``), on pseudo-observations with
+        ties broken at random (R's ``BiCopSelect`` on ``pobs(ties.method = "random")``);
+        pairs are fitted when a trial first draws them (about 25–35 ms each) and sampled
+        in numpy (:mod:`scorestd.kernels.pair_copulas`). ``"gaussian"``: the pair's entry
+        of the collection's Gaussian copula (faster to set up; the two runs of a Type I
+        trial are then exchangeable, which hides the asymmetries the paper measures).
     seed : int
         Required; the rates depend only on it (not on batch size or workers).
     memory : int or str, optional
@@ -554,13 +593,17 @@ def error_rates(
         if fitted to other collections or scores), and written (atomically) with every
         pair fitted by this study. A study at another ``n_topics``, δ, trial count or
         seed on the same collections then fits nothing again.
-    pair_families : {"vinecopulib", "bicopselect"}
-        Family set of the pair copulas (``copula="vine"``): ``pyvinecopulib``'s
-        parametric families and selection (default, as above), or R VineCopula's
-        ``BiCopSelect`` defaults, the paper's own call: two two-parameter Tawn types
-        fitted in VineCopula's bounds instead of the three-parameter Tawn, VineCopula's
-        preselection (:mod:`scorestd.simulation.bicopselect`). A pool fitted with one
-        is refused for the other.
+    pair_families : {"bicopselect", "vinecopulib"}
+        Family set and selection of the pair copulas (``copula="vine"``).
+        ``"bicopselect"`` (default): R VineCopula's ``BiCopSelect(u1, u2,
+        selectioncrit = "AIC")``, the paper's own call: its preselection by tails,
+        independence among the candidates, two two-parameter Tawn types fitted in its
+        bounds (:mod:`scorestd.simulation.bicopselect`); the paper's sign-test power and
+        its rank tests' Type I error at 100 topics need it.
+        ``"vinecopulib"``: every parametric family of ``pyvinecopulib`` (Gaussian,
+        Student t, Clayton, Gumbel, Frank, Joe, BB1, BB6, BB7, BB8, the three-parameter
+        Tawn) and its selection. A pool or results folder of one is refused for the
+        other.
 
     Returns
     -------
@@ -651,12 +694,13 @@ def error_rates(
                  "deltas": deltas_arr, "tests": list(tests), "trials": trials,
                  "trials_type2": trials_type2, "B": B, "copula": copula,
                  "seed": seed_record(root)}
-    if pair_families != "vinecopulib":  # studies of the default resume as before
-        arguments["pair_families"] = pair_families
+    arguments["pair_families"] = pair_families
     study = Study(arguments, len(measures) * len(sizes) * (trials + n_d * trials_type2),
-                  folder=results_dir, progress=progress)
+                  folder=results_dir, progress=progress,
+                  # folders written before the key existed were fitted with vinecopulib
+                  absent={"pair_families": "vinecopulib"})
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
-              "progress": progress, "client": client, "study": study}
+              "progress": progress, "client": client, "memory": memory, "study": study}
     vine = copula == "vine"
     fallbacks = 0
     # one bar over the study: fitting a collection's margins costs about as much as

@@ -147,7 +147,7 @@ def load(
             cube = read_trec_eval(path, topics=topics, strict=strict, collection=collection)
         if collection is not None:
             cube.attrs["collection"] = collection
-    if measure is not None:  # matched regardless of case
+    if measure is not None:  # any usual spelling
         cube = cube.sel(measure=[find_measure(measure, cube["measure"].values)])
     return cube
 

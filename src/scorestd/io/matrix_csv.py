@@ -198,7 +198,7 @@ def write_matrix_csv(
     topic_column = check_flag("topic_column", topic_column)
     _refuse_extra_dims(scores, out)
     c = validate(scores, check_range=False)  # a writer writes what it is given
-    measure = find_measure(measure, c[MEASURE].values, what="the cube")  # regardless of case
+    measure = find_measure(measure, c[MEASURE].values, what="the cube")  # any usual spelling
     matrix = c.sel({MEASURE: measure}).values
     with atomic_output(out) as tmp, tmp.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)

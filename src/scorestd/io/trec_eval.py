@@ -13,7 +13,7 @@ import xarray as xr
 
 from .._options import TopicSet, check_flag, check_option
 from ..errors import ScoreDataError, warn
-from ..measures import measure_info, out_of_range
+from ..measures import find_measure, measure_info, out_of_range
 from ..score_cube import labelled, validate
 from ._common import existing_file, head_lines, parse_score, read_text
 
@@ -75,8 +75,9 @@ def read_trec_eval(
     runs : iterable of str, optional
         Run names to use instead of the ``runid`` lines, one per file.
     measures : iterable of str, optional
-        Keep only these measures (all by default); a measure asked for but absent from
-        every file is an error.
+        Keep only these measures (all by default), under any usual spelling (``AP``
+        finds ``map``; labelled as the files spell them); a measure asked for but absent
+        from every file is an error.
     topics : {"union", "intersection", "strict"}, optional
         When runs cover different topics: keep every topic (``NaN`` where a run lacks
         it), keep only the topics every run covers, or raise. By default ``"union"``
@@ -142,10 +143,13 @@ def read_trec_eval(
         run_names.append(name)
 
     measure_set = dict.fromkeys(m for run in parsed for m in run.measures)
-    wanted = list(measure_set) if measures is None else list(measures)
-    for m in wanted:
-        if m not in measure_set:
-            raise ScoreDataError(f"measure {m!r} is in none of the files {[str(f) for f in files]}")
+    wanted = list(measure_set)
+    if measures is not None:  # any usual spelling, as the files spell it
+        wanted = [find_measure(m, list(measure_set), required=False) for m in measures]
+        for m, found in zip(measures, wanted, strict=True):
+            if found is None:
+                raise ScoreDataError(f"measure {m!r} is in none of the files "
+                                     f"{[str(f) for f in files]}")
     per_run = {name: run.topics_with(wanted) for name, run in zip(run_names, parsed, strict=True)}
     _warn_missing_measures(run_names, parsed, wanted)
     kept, policy = align_topics(per_run, topics, what="trec_eval files")

@@ -34,7 +34,7 @@ def _one_measure(scores: Any, measure: str | None) -> xr.DataArray:
     if measure is None:
         measure = str(cube[MEASURE].values[0])
     else:
-        measure = find_measure(measure, cube[MEASURE].values)  # regardless of case
+        measure = find_measure(measure, cube[MEASURE].values)  # any usual spelling
     return cube.sel({MEASURE: [measure]})
 
 

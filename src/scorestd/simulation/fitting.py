@@ -42,7 +42,7 @@ def one_measure(scores: Any, measure: str | None, *, what: str = "scores") -> xr
     """The validated ``(topic, system)`` scores of one measure, complete.
 
     Raises ``ScoreDataError`` for several measures without ``measure=``, an unknown
-    measure (matched regardless of case, :func:`scorestd.measures.find_measure`), or a
+    measure (under any usual spelling, :func:`scorestd.measures.find_measure`), or a
     missing score (naming topic and system).
     """
     cube = validate(scores, what=what)

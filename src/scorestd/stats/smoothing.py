@@ -19,7 +19,7 @@ from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError, warn
 from ..kernels.smoothing import prior_mean, smooth_kernel
 from ..mapping import maps_extra_dims
-from ..measures import same_measure
+from ..measures import find_measure, same_measure
 from ..score_cube import check_same_collection, extra_dims_of, match_input_dims, validate
 
 __all__ = ["smooth"]
@@ -50,7 +50,8 @@ def smooth(
         of ``scores`` (a single measure on each side is matched whatever its label).
     alpha : float, mapping or xarray.DataArray
         Weight α in [0, 1] of the new scores: one number, or one per measure (a
-        ``{measure: α}`` mapping or a DataArray over ``measure``). α = 1 returns the
+        ``{measure: α}`` mapping, measures under any usual spelling, or a DataArray over
+        ``measure``). α = 1 returns the
         scores unchanged, α = 0 replaces every score by the system's prior mean. The
         paper found α ≈ 0.8 best for AP and 0.5 for standardized AP.
     missing_prior : {"raise", "unsmoothed"}, default "raise"
@@ -155,11 +156,14 @@ def _alpha_per_measure(alpha: Any, new: xr.DataArray) -> xr.DataArray:
         if alpha.dims != (MEASURE,):
             raise ValueError(f"alpha may vary by measure only, got dims {alpha.dims}")
         alpha = dict(zip(alpha[MEASURE].values.astype(str).tolist(), alpha.values, strict=True))
-    if isinstance(alpha, Mapping):
-        lacking = [m for m in measures if m not in alpha]
+    if isinstance(alpha, Mapping):  # keys: any usual spelling of the measures
+        given = {str(k): v for k, v in alpha.items()}
+        keys = [find_measure(str(m), list(given), what="alpha", required=False)
+                for m in measures]
+        lacking = [m for m, k in zip(measures, keys, strict=True) if k is None]
         if lacking:
             raise ValueError(f"alpha has no value for measures {_listed(lacking)}")
-        values = np.array([float(alpha[m]) for m in measures])
+        values = np.array([float(given[k]) for k in keys])
     else:
         values = np.full(len(measures), float(alpha))
     bad = ~((values >= 0) & (values <= 1))

@@ -32,16 +32,30 @@ def summary_table(result: Any, *, digits: int = 3, **summary_options: Any) -> Ta
     'within-collection: adhoc8 ap; 10 trials, seed 1.'
     >>> t.notes["power@0.05"]
     'fraction of system pairs with a significant two-sided paired t-test at α = 0.05'
+    >>> rates = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25], deltas=[0.05],
+    ...                              tests=["paired_t"], trials=128, trials_type2=64, B=100,
+    ...                              copula="gaussian", seed=1)
+    >>> summary_table(rates).caption
+    'error rates (Urbano, Lima & Hanjalic 2019): adhoc8 ap; 128 Type I trials, 64 Type II trials per δ, B = 100, seed 1.'
     """
     frame = result.summary(**summary_options)
-    attrs = getattr(result, "data", xr.Dataset()).attrs
+    data = getattr(result, "data", xr.Dataset())
+    attrs = data.attrs
     caption = ""
     if "experiment" in attrs:
         caption = f"{attrs['experiment']}: {attrs.get('data', '')} {attrs.get('measure', '')}".strip()
-        design = [f"{attrs['trials']} trials" if "trials" in attrs else "",
+        design = [_trials(attrs, data) if "trials" in attrs else "",
+                  f"B = {attrs['B']}" if "B" in attrs else "",
                   f"seed {attrs['seed']}" if "seed" in attrs else ""]
         caption += "; " + ", ".join(d for d in design if d) + "." if any(design) else "."
     return frame_table(frame, caption=caption, digits=digits)
+
+
+def _trials(attrs: dict, data: Any) -> str:
+    """The trials of a design; an error-rate study's Type II ones beside the Type I."""
+    if "trials_type2" in attrs and "power" in getattr(data, "data_vars", {}):
+        return f"{attrs['trials']} Type I trials, {attrs['trials_type2']} Type II trials per δ"
+    return f"{attrs['trials']} trials"
 
 
 def topic_set_size_table(sizes: xr.DataArray, *, digits: int = 3) -> Table:

@@ -26,8 +26,12 @@ import numpy as np
 import pandas as pd
 
 from scorestd.experiments.error_rate_pool import ErrorRatePool
-from scorestd.experiments.significance_errors import _collections, _draw_pairs, _select, \
-    _type1_design
+from scorestd.experiments.significance_errors import (
+    _collections,
+    _draw_pairs,
+    _select,
+    _type1_design,
+)
 from scorestd.simulation import _random
 
 N_TOPICS, TRIALS, B, BLOCK = 25, 8192, 10_000, 512
@@ -78,9 +82,9 @@ for start in range(0, TRIALS, BLOCK):
     mean = rcpp_mean(x)
     tol = 1e-9 * np.abs(x).sum(axis=1, keepdims=True) / N_TOPICS
     signs = rng.integers(0, 2, size=(B, N_TOPICS)) * 2 - 1
-    perm = sequential_means(x, lambda i: x[:, i:i + 1] * signs[:, i])
+    perm = sequential_means(x, lambda i, x=x, signs=signs: x[:, i:i + 1] * signs[:, i])
     draws = rng.integers(0, N_TOPICS, size=(B, N_TOPICS))
-    boot = sequential_means(x, lambda i: x[:, draws[:, i]])
+    boot = sequential_means(x, lambda i, x=x, draws=draws: x[:, draws[:, i]])
     centred = boot - rcpp_mean(boot)[:, None]
     m, am = mean[:, None], np.abs(mean)[:, None]
     # "as extreme" resamples: with ties (ours), strictly beyond, published (C++)
