@@ -11,7 +11,9 @@
   (χ² and KS p-values of the rank histograms).
 
 Run by hand: ``python benchmarks/bench_bayes_likelihoods.py [--only normal|censored|hurdle|
-compare|sbc] [--sbc 1000] [--workers N]``. ``--only`` times one piece (for a whole-process
+compare|sbc|mixing] [--sbc 1000] [--workers N]``; ``--only mixing`` prints the hurdle
+model's gates (R-hat, bulk and tail ESS of every gated and zero-part parameter) for seeds
+0–4. ``--only`` times one piece (for a whole-process
 timer). Times are CPU seconds of this process (ratios to the normal model after a warm-up
 fit: the import of arviz is charged to none), wall seconds beside them; the comparison's
 wall time with one process and with one per core (its workers' CPU counted apart).
@@ -46,7 +48,8 @@ def sampler(likelihood: str, y: np.ndarray):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--only", choices=["normal", "censored", "hurdle", "compare", "sbc"])
+    parser.add_argument("--only", choices=["normal", "censored", "hurdle", "compare", "sbc",
+                                           "mixing"])
     parser.add_argument("--sbc", type=int, default=0, metavar="N")
     parser.add_argument("--workers", type=int, default=None,
                         help="processes of compare_likelihoods (default: one per core)")
@@ -56,6 +59,9 @@ def main() -> None:
     warnings.simplefilter("ignore", scorestd.ScorestdWarning)
     if args.only == "sbc":
         calibrate(args.sbc or 1000)
+        return
+    if args.only == "mixing":
+        mixing(robust, seeds=range(5))
         return
     if args.only == "compare":
         scorestd.compare_likelihoods(robust, seed=1, progress=False, workers=args.workers)
@@ -88,9 +94,10 @@ def main() -> None:
               f"{float(d['system_effect_ess_bulk'].min()):.0f}; expected scores: max R-hat "
               f"{float(d['system_score_rhat'].max()):.4f}, min bulk ESS "
               f"{float(d['system_score_ess_bulk'].min()):.0f}")
-        if "zero_system_effect_rhat" in d:
-            print(f"{'':9s} zero part: max R-hat {float(d['zero_system_effect_rhat'].max()):.3f}"
-                  f", min bulk ESS {float(d['zero_system_effect_ess_bulk'].min()):.0f}")
+        for name in d.attrs.get("zero_part", []):  # (system effects, intercept, sds)
+            print(f"{'':9s} {name}: max R-hat {float(d[f'{name}_rhat'].max()):.4f}, min "
+                  f"bulk ESS {float(d[f'{name}_ess_bulk'].min()):.0f}, min tail ESS "
+                  f"{float(d[f'{name}_ess_tail'].min()):.0f}")
     for workers in (1, None):
         start, cpu = time.perf_counter(), time.process_time()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -103,6 +110,21 @@ def main() -> None:
     print(res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "pareto_k_bad"]])
     if args.sbc:
         calibrate(args.sbc)
+
+
+def mixing(robust, seeds) -> None:
+    """The hurdle model's convergence gates by seed: the largest R-hat and the smallest
+    bulk and tail ESS of each gated parameter and of the zero part's."""
+    for seed in seeds:
+        start = time.process_time()
+        fit = scorestd.bayes_crossed(robust, likelihood="hurdle", seed=seed, progress=False)
+        d = fit.diagnostics
+        rows = [f"{name} R-hat {float(d[f'{name}_rhat'].max()):.4f} bulk "
+                f"{float(d[f'{name}_ess_bulk'].min()):.0f} tail "
+                f"{float(d[f'{name}_ess_tail'].min()):.0f}"
+                for name in [*d.attrs["gated"], *d.attrs["zero_part"]]]
+        print(f"hurdle seed {seed} ({time.process_time() - start:.1f} s CPU): "
+              + "; ".join(rows), flush=True)
 
 
 def calibrate(simulations: int) -> None:

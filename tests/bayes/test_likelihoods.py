@@ -414,7 +414,7 @@ def test_zero_part_moves_keep_the_signs_and_leave_the_posterior_invariant():
     # Every latent value keeps its sign (the data) after the move.
     rng = np.random.default_rng(2026)
     pri = bounded.PROBIT_PRIORS
-    n_t, n_s, reps, sweeps = 5, 6, 2000, 8
+    n_t, n_s, reps, sweeps = 5, 6, 1500, 6
     after, fresh = [], []
     moved = 0
     for _ in range(reps):

@@ -19,11 +19,15 @@ components).
   model (data augmentation of missing cells), which keeps every step balanced; where
   more than :data:`COLLAPSE_SHARE` of the logit part's cells have no logit, that part is
   sampled on its observed cells only instead (:class:`_Collapsed`). The
-  probit parts add two moves per iteration that leave the signs of the latent values
+  probit parts add moves per iteration that leave the signs of the latent values
   unchanged: a rescaling of the latent values with the locations and the effects' sds
-  (parameter expansion) and fresh draws of the effects and intercept with the residuals
-  z − η held fixed (interweaving of the two augmentations: Yu & Meng 2011). Without them
-  an effect moves by about 1/√(its cells) per iteration where zeros are rare.
+  (parameter expansion) and, with the residuals z − η held fixed (interweaving of the two
+  augmentations: Yu & Meng 2011), fresh draws of the effects and intercept, of each
+  effects' variance with the effects of the systems (topics) without a zero rescaled
+  with their sd, and of the intercept against the effects of the systems (topics) with a
+  zero. Without them an effect moves by about 1/√(its cells) per iteration where zeros
+  are rare, and the intercept and the effects' sds (the ridge where the sds grow, the
+  intercept falls and the share of zeros stays) by less.
 
 Truncated normals are drawn as "a plain normal, kept when it falls on the right side,
 else an inverse-cdf draw from the truncated tail": a mixture that has exactly the
@@ -61,6 +65,11 @@ PROBIT_PRIORS = CrossedPriors(VariancePrior(2.0, 0.5), VariancePrior(2.0, 0.5),
 #: proportion to their share (the autocorrelation of the residual variance is about that
 #: share per iteration), while the collapsed step costs O(T²·S) per iteration.
 COLLAPSE_SHARE = 0.25
+
+#: Rounds of a probit part's moves of each kind of effects given the residuals per
+#: iteration (:meth:`_Probit.interweave`): each round costs O(systems + topics), not a
+#: pass over the cells.
+ANCILLARY_ROUNDS = 3
 
 
 def truncated_normal(a: np.ndarray, b: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -118,11 +127,12 @@ def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> None:
 
     The Box–Muller transform (Box & Muller 1958) of an exponential radius and a uniform
     angle: R = √(2E), E ~ Exp(1), and Θ ~ U(0, 2π) give R cos Θ and R sin Θ, two
-    independent N(0, 1). The angle's cosine and sine are taken in single precision (a
-    relative rounding of the draws below 1e-7, where the radius keeps double precision,
-    and so the tails): vectorised over the rows, about twice as fast as numpy's ziggurat
-    ``standard_normal`` here, which matters where a whole score matrix of latent values
-    is drawn at every iteration.
+    independent N(0, 1). Drawn and transformed in single precision (numpy's float32
+    ziggurat exponential and uniform: a relative rounding of the draws below 1e-7; the
+    exponential's largest value, about 24.3, bounds |x| by 7.0, which a normal exceeds
+    with probability 3e-12), then stored in double: vectorised over the rows,
+    about three times as fast as numpy's double ziggurat ``standard_normal`` here, which
+    matters where a whole score matrix of latent values is drawn at every iteration.
 
     Examples
     --------
@@ -133,15 +143,16 @@ def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> None:
     """
     rows, n = out.shape
     half = (n + 1) // 2
-    radius, angle = np.empty((rows, half)), np.empty((rows, half))
+    radius = np.empty((rows, half), np.float32)
+    angle = np.empty((rows, half), np.float32)
     for k, gen in enumerate(gens):
-        gen.standard_exponential(out=radius[k])
-        gen.random(out=angle[k])
-    radius *= 2.0
+        gen.standard_exponential(out=radius[k], dtype=np.float32)
+        gen.random(out=angle[k], dtype=np.float32)
+    radius *= np.float32(2.0)
     np.sqrt(radius, out=radius)
-    angle32 = np.multiply(angle, 2.0 * np.pi, dtype=np.float32)
-    np.multiply(radius, np.cos(angle32), out=out[:, :half])
-    np.multiply(radius[:, :n - half], np.sin(angle32[:, :n - half]), out=out[:, half:])
+    angle *= np.float32(2.0 * np.pi)
+    np.multiply(radius, np.cos(angle), out=out[:, :half])
+    np.multiply(radius[:, :n - half], np.sin(angle[:, :n - half]), out=out[:, half:])
 
 
 class _Component:
@@ -396,63 +407,75 @@ class _Probit:
         values that keep every latent value's sign (above max(α_s − z_ts) over the zeros'
         cells, below min(α_s − z_ts) over the other scores' cells); then σ²_system's with
         the effects of the systems without a zero held as multiples of σ_system
-        (:func:`_rescale_free`); then each topic effect's and σ²_topic's alike, then the
-        intercept's (prior N(m, s²)); z moves with them. These are exact Gibbs draws of
-        the joint posterior in the (ε, locations) coordinates. Where zeros are rare, the
-        plain Albert–Chib step moves an effect by about 1/√(cells of its system or topic)
-        per iteration; this one draws it afresh within its bounds. ``uniforms``:
-        ``(C, S + T + 3)``.
+        (:func:`_rescale_free`); then the intercept against the effects of the systems
+        with a zero (:func:`_level_move`); these :data:`ANCILLARY_ROUNDS` times
+        (:meth:`_ancillary_block`); then the topics' alike, then the intercept's own
+        (prior N(m, s²)); z moves with them. These are exact Gibbs draws of the joint
+        posterior in the (ε, locations) coordinates. Where zeros are rare, the plain
+        Albert–Chib step moves an effect by about 1/√(cells of its system or topic) per
+        iteration; these draw it afresh within its bounds. ``uniforms``:
+        ``(C, interweave_size)``.
         """
         c, n_t, n_s = len(state["mu"]), self.n_t, self.n_s
         z3 = self.z.reshape(c, n_t, n_s)  # (the other scores' cells; −∞ elsewhere)
         g = self.scale
-
-        def draw(old, sd, lo, hi, u):  # N(0, sd²) truncated to [old − lo, old − hi]
-            return sd * truncated_normal((old - lo) / sd, (old - hi) / sd, u)
-
         p = self.priors
-        m0, s0 = p.mu
-        alpha, beta, mu = state["alpha"], state["beta"], state["mu"]
+        used = ANCILLARY_ROUNDS * (n_s + 2)
         zz = self.z_zero
-        sd_s = np.sqrt(state["vs"])[:, None]
-        column_top = z3.max(axis=1) * g[:, None]  # (C, S)
-        new_alpha = draw(alpha, sd_s, self.by_system(zz), column_top, uniforms[:, :n_s])
-        new_alpha, state["vs"] = _rescale_free(
-            new_alpha, state["vs"], p.system, self.free_s,
-            -(column_top + (new_alpha - alpha)), uniforms[:, n_s + n_t])
-        mu, new_alpha, d_s = _level_move(
-            mu, new_alpha, state["vs"], self.priors.mu, self.free_s,
-            -(column_top + (new_alpha - alpha)), uniforms[:, n_s + n_t + 2])
-        # each system's latent values move by its effect's change and μ's (−d_s)
-        shift_s = new_alpha - alpha - d_s[:, None]
+        shift_s = self._ancillary_block(state, "alpha", "vs", p.system, self.free_s,
+                                        self.zero_s, self.by_system, z3.max(axis=1) * g[:, None],
+                                        zz, uniforms[:, :used])
         zz = zz + shift_s[:, self.zero_s]
         # the highest other score's latent value of each topic, systems shifted
         moved = np.add(z3, (shift_s / g[:, None])[:, None, :],
                        out=self.eta.reshape(c, n_t, n_s))
         top = moved.max(axis=2) * g[:, None]  # (C, T)
-        sd_t = np.sqrt(state["vt"])[:, None]
-        new_beta = draw(beta, sd_t, self.by_topic(zz), top, uniforms[:, n_s:n_s + n_t])
-        new_beta, state["vt"] = _rescale_free(
-            new_beta, state["vt"], p.topic, self.free_t, -(top + (new_beta - beta)),
-            uniforms[:, n_s + n_t + 1])
-        mu, new_beta, d_t = _level_move(
-            mu, new_beta, state["vt"], self.priors.mu, self.free_t,
-            -(top + (new_beta - beta)), uniforms[:, n_s + n_t + 3])
-        shift_t = new_beta - beta - d_t[:, None]
+        shift_t = self._ancillary_block(state, "beta", "vt", p.topic, self.free_t,
+                                        self.zero_t, self.by_topic, top, zz,
+                                        uniforms[:, used:-1])
         zz = zz + shift_t[:, self.zero_t]
+        m0, s0 = p.mu
         low = zz.min(axis=1, initial=np.inf)
         high = (top + shift_t).max(axis=1)
-        new_mu = m0 + draw(mu - m0, s0, low, high, uniforms[:, -1])
-        state["alpha"], state["beta"], state["mu"] = new_alpha, new_beta, new_mu
+        state["mu"] = m0 + _draw_effects(state["mu"] - m0, s0, low, high, uniforms[:, -1])
         # the sums of squares recorded with the state, for the log density (ε unchanged)
-        state["ss_a"] = np.sum(new_alpha ** 2, axis=1)
-        state["ss_b"] = np.sum(new_beta ** 2, axis=1)
+        state["ss_a"] = np.sum(state["alpha"] ** 2, axis=1)
+        state["ss_b"] = np.sum(state["beta"] ** 2, axis=1)
         state["ssr"] = self.rss
+
+    def _ancillary_block(self, state, effects: str, variance: str, prior: VariancePrior,
+                         free: np.ndarray, zero_group: np.ndarray, group_min: _GroupMin,
+                         top: np.ndarray, zz: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+        """The moves of one kind of effects (systems or topics) given ε, in rounds; returns
+        the shift of each one's latent values, ``(C, K)``.
+
+        ``top``: the highest latent value of the other scores of each system (topic),
+        ``zz``: the latent values of the zeros, both before the moves. Each move shifts
+        every latent value of a system (topic) alike, so their bounds follow from these
+        and the shifts without another pass over the cells.
+        """
+        x, mu = state[effects], state["mu"]
+        k = x.shape[1]
+        shift = np.zeros_like(x)
+        for r in range(ANCILLARY_ROUNDS):
+            u = uniforms[:, r * (k + 2):(r + 1) * (k + 2)]
+            sd = np.sqrt(state[variance])[:, None]
+            new = _draw_effects(x, sd, group_min(zz + shift[:, zero_group]), top + shift,
+                                u[:, :k])
+            shift += new - x
+            rescaled, state[variance] = _rescale_free(new, state[variance], prior, free,
+                                                      -(top + shift), u[:, k])
+            shift += rescaled - new
+            mu, x, d = _level_move(mu, rescaled, state[variance], self.priors.mu, free,
+                                   -(top + shift), u[:, k + 1])
+            shift += x - rescaled - d[:, None]  # (μ moved by −d: every latent value)
+        state[effects], state["mu"] = x, mu
+        return shift
 
     @property
     def interweave_size(self) -> int:
         """Uniforms of :meth:`interweave` per chain."""
-        return self.n_s + self.n_t + 5
+        return ANCILLARY_ROUNDS * (self.n_s + self.n_t + 4) + 1
 
     @property
     def expandable(self) -> bool:
@@ -467,6 +490,13 @@ class _Probit:
 
     def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
         return self.step.record(state, keep_topics)
+
+
+def _draw_effects(old: np.ndarray, sd: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                  u: np.ndarray) -> np.ndarray:
+    """N(0, sd²) draws truncated to [old − lo, old − hi]: the effects (or intercept, its
+    prior's mean removed) that keep the latent values ``lo`` above 0 and ``hi`` below."""
+    return sd * truncated_normal((old - lo) / sd, (old - hi) / sd, u)
 
 
 def _level_move(mu: np.ndarray, effects: np.ndarray, var: np.ndarray,

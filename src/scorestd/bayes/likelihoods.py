@@ -57,19 +57,31 @@ def _clipped_mean(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     return np.where(upper, 1.0 - low, low)
 
 
+#: Values of the quadrature's input worked on at once (a few hundred kB: in cache).
+HERMITE_CHUNK = 1 << 14
+
+
 def _hermite_mean(m: np.ndarray, s: np.ndarray, nodes: int) -> np.ndarray:
-    """E[logistic(X)], X ~ N(m, s²), by the Gauss–Hermite rule of ``nodes`` nodes."""
+    """E[logistic(X)], X ~ N(m, s²), by the Gauss–Hermite rule of ``nodes`` nodes.
+
+    Worked through in chunks of :data:`HERMITE_CHUNK` values, so that each node's pass
+    reads and writes memory in cache (the draws × systems of a fit are megabytes)."""
     x, w = np.polynomial.hermite.hermgauss(nodes)
+    x = np.sqrt(2.0) * x
     m, s = np.broadcast_arrays(np.asarray(m, float), np.asarray(s, float))
-    out = np.zeros(m.shape)
-    term = np.empty(m.shape)
-    for xk, wk in zip(x, w, strict=True):
-        np.multiply(s, np.sqrt(2.0) * xk, out=term)
-        term += m
-        special.expit(term, out=term)
-        term *= wk
-        out += term
-    return out / np.sqrt(np.pi)
+    flat_m, flat_s = m.ravel(), s.ravel()
+    out = np.zeros(flat_m.size)
+    term = np.empty(min(flat_m.size, HERMITE_CHUNK))
+    for start in range(0, flat_m.size, HERMITE_CHUNK):
+        mc, sc = flat_m[start:start + HERMITE_CHUNK], flat_s[start:start + HERMITE_CHUNK]
+        t, acc = term[:mc.size], out[start:start + HERMITE_CHUNK]
+        for xk, wk in zip(x, w, strict=True):
+            np.multiply(sc, xk, out=t)
+            t += mc
+            special.expit(t, out=t)
+            t *= wk
+            acc += t
+    return (out / np.sqrt(np.pi)).reshape(m.shape)
 
 
 def hermite_nodes(m: np.ndarray, s: np.ndarray,
