@@ -159,11 +159,27 @@ def test_bimodal_student_t_heteroscedastic_fit_says_what_to_do(adhoc8_ap):
     ({"errors": "student_t", "nu": -2}, OptionError, "nu must be a finite number > 0"),
     ({"draws": 0}, OptionError, "draws must be an integer"),
     ({"warmup": -1}, OptionError, "warmup must be an integer"),
-    ({"measure": "p10"}, ScoreDataError, r"unknown measure 'p10'; the measures of the scores: \['ap'\]"),
+    ({"measure": "p10"}, ScoreDataError, r"unknown measure 'p10'; the measures of the "
+                                         r"scores: \['ap'\]"),
 ])
 def test_bad_options_are_named(ap8, kwargs, error, message):
     with pytest.raises(error, match=message):
         scorestd.bayes_crossed(ap8, **kwargs)
+
+
+def test_measure_is_named_regardless_of_case(ap8):
+    # as everywhere else in the package (measures.find_measure): "AP" is the cube's "ap"
+    small = ap8.isel(topic=slice(0, 10), system=slice(0, 4))
+    options = {"chains": 2, "draws": 50, "warmup": 20, "seed": 3}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScorestdWarning)  # (too few draws to converge)
+        upper = scorestd.bayes_crossed(small, measure="AP", **options)
+        lower = scorestd.bayes_crossed(small, measure="ap", **options)
+    xr.testing.assert_identical(upper.posterior, lower.posterior)
+    assert upper.posterior.attrs["measure"] == "ap"
+    twins = xr.concat([small, small.assign_coords(measure=["AP"])], "measure")
+    with pytest.raises(ScoreDataError, match="differ only by case"):
+        scorestd.bayes_crossed(twins, measure="ap", **options)
 
 
 def test_bad_scores_are_named(small_cube, ap8):

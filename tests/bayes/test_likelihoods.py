@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import xarray as xr
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import integrate, special, stats
 
@@ -218,6 +218,7 @@ def test_standard_normals_follow_the_normal_law_each_row_from_its_generator():
 
 @settings(max_examples=60, deadline=None)
 @given(st.floats(-6, 6), st.floats(0.01, 3), st.floats(0.01, 2))
+@example(2.5, 0.1875, 0.01171875)  # (censored: 1.0 then 0.9999999999999998, by rounding)
 def test_expected_scores_are_in_range_and_increase_with_the_mean(m, s, step):
     lo = logit_normal_mean(np.array(m), np.array(s))
     hi = logit_normal_mean(np.array(m + step), np.array(s))
@@ -385,3 +386,71 @@ def test_discrete_and_out_of_range_scores_are_refused_with_what_to_use():
         scorestd.bayes_crossed(_cube(z), likelihood="censored", heteroscedastic=True)
     with pytest.raises(OptionError, match="likelihood must be one of"):
         scorestd.bayes_crossed(_cube(z), likelihood="beta")
+
+
+def _prior_replicate(rng, n_t, n_s):
+    """Parameters of the probit part from its prior (PROBIT_PRIORS), latent values given
+    them and the zeros they make: one draw of the joint (θ, z, y), with one score missing
+    in half of the replicates."""
+    pri = bounded.PROBIT_PRIORS
+    vs = pri.system.scale / rng.standard_gamma(pri.system.shape)
+    vt = pri.topic.scale / rng.standard_gamma(pri.topic.shape)
+    alpha, beta = rng.normal(0, np.sqrt(vs), n_s), rng.normal(0, np.sqrt(vt), n_t)
+    mu = rng.normal(pri.mu[0], pri.mu[1])
+    z = mu + alpha[None, :] + beta[:, None] + rng.standard_normal((n_t, n_s))
+    sign = np.where(z > 0, 1, -1)
+    if rng.random() < 0.5:
+        sign[rng.integers(n_t), rng.integers(n_s)] = 0
+    return {"mu": mu, "alpha": alpha, "beta": beta, "vs": vs, "vt": vt}, z, sign
+
+
+def test_zero_part_moves_keep_the_signs_and_leave_the_posterior_invariant():
+    # Transitions of the probit part's moves given ε = z − η (interweaving, the
+    # variances with the effects of systems/topics without a zero rescaled, the level
+    # moves) applied to exact draws of the joint (θ, z, y) from the model: whatever y,
+    # a move that leaves p(θ, z | y) invariant leaves the joint law unchanged, so θ after
+    # the move follows the prior (checked by KS against the prior's own cdfs) and keeps
+    # its relation to the zeros (checked against fresh draws, by the zeros' count).
+    # Every latent value keeps its sign (the data) after the move.
+    rng = np.random.default_rng(2026)
+    pri = bounded.PROBIT_PRIORS
+    n_t, n_s, reps, sweeps = 5, 6, 2000, 8
+    after, fresh = [], []
+    moved = 0
+    for _ in range(reps):
+        theta, z, sign = _prior_replicate(rng, n_t, n_s)
+        comp = bounded._Probit(sign, pri, 1)
+        eps = z - theta["mu"] - theta["alpha"][None, :] - theta["beta"][:, None]
+        state = {"mu": np.array([theta["mu"]]), "alpha": theta["alpha"][None, :],
+                 "beta": theta["beta"][None, :], "vs": np.array([theta["vs"]]),
+                 "vt": np.array([theta["vt"]])}
+        for _ in range(sweeps):  # (each with z = η + ε of the state it starts from)
+            flat = (state["mu"][0] + state["alpha"][0][None, :]
+                    + state["beta"][0][:, None] + eps).ravel()
+            comp.z = np.where(sign.ravel() >= 0, -np.inf, flat)[None, :]
+            comp.z_zero = flat[comp.zeros][None, :]
+            comp.interweave(state, rng.random((1, comp.interweave_size)))
+        new_z = (state["mu"][0] + state["alpha"][0][None, :] + state["beta"][0][:, None]
+                 + eps)
+        observed = sign != 0
+        np.testing.assert_array_equal((new_z > 0)[observed], (sign == 1)[observed])
+        moved += float(abs(state["vs"][0] - theta["vs"]) > 1e-12)
+        zeros = int(np.sum(sign == 1))
+        after.append((state["mu"][0], state["vs"][0], state["vt"][0],
+                      state["alpha"][0][0], zeros))
+        other, _, other_sign = _prior_replicate(rng, n_t, n_s)
+        fresh.append((other["mu"], other["vs"], other["vt"], other["alpha"][0],
+                      int(np.sum(other_sign == 1))))
+    after, fresh = np.array(after), np.array(fresh)
+    assert moved > 0.3 * reps  # (the variance moves do move: not where every system has a zero)
+    prior_cdfs = [stats.norm(pri.mu[0], pri.mu[1]).cdf,
+                  stats.invgamma(pri.system.shape, scale=pri.system.scale).cdf,
+                  stats.invgamma(pri.topic.shape, scale=pri.topic.scale).cdf]
+    for k, cdf in enumerate(prior_cdfs):
+        assert stats.kstest(after[:, k], cdf).pvalue > 1e-3, k
+    # given the data: θ among the replicates with few, middling and many zeros
+    for low, high in ((0, 5), (5, 20), (20, n_t * n_s + 1)):
+        a = after[(after[:, 4] >= low) & (after[:, 4] < high)]
+        f = fresh[(fresh[:, 4] >= low) & (fresh[:, 4] < high)]
+        for k in range(4):
+            assert stats.ks_2samp(a[:, k], f[:, k]).pvalue > 1e-3, (low, k)

@@ -94,10 +94,10 @@ def test_full_size_sets_the_published_design(monkeypatch, capsys):
     assert seen["results_dir"] == "error-rates-full-size" and seen["measures"] is None
     assert len(seen["deltas"]) == 10 and "n_topics" not in seen  # defaults: 25, 50, 100
     assert "stop here" in capsys.readouterr().err
-    assert seen["pair_families"] == "vinecopulib"  # the default family set
+    assert seen["pair_families"] == "bicopselect"  # the default family set: the paper's
     assert main(["experiment", "error-rates", "--full-size", "--no-figure",
-                 "--pair-families", "bicopselect"]) == 1
-    assert seen["pair_families"] == "bicopselect"
+                 "--pair-families", "vinecopulib"]) == 1
+    assert seen["pair_families"] == "vinecopulib"
 
 
 def test_simulate_writes_chunk_by_chunk_the_file_of_one_draw(capsys, tmp_path):

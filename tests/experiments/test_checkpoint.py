@@ -55,6 +55,17 @@ def test_other_arguments_are_refused_naming_the_argument(tmp_path):
         Study({"seed": 1}, total=1, folder=tmp_path / "file")
 
 
+def test_an_argument_older_folders_lack_is_compared_as_its_old_value(tmp_path):
+    # a folder written before "pair_families" was recorded holds vinecopulib's study
+    Study({"seed": 1}, total=1, folder=tmp_path)
+    old = {"pair_families": "vinecopulib"}
+    Study({"seed": 1, "pair_families": "vinecopulib"}, total=1, folder=tmp_path, absent=old)
+    with pytest.raises(OptionError, match='run with pair_families="vinecopulib", not '
+                                          'pair_families="bicopselect"'):
+        Study({"seed": 1, "pair_families": "bicopselect"}, total=1, folder=tmp_path,
+              absent=old)
+
+
 def test_a_damaged_chunk_is_an_error_naming_it(tmp_path):
     with Study({"seed": 1}, total=64, folder=tmp_path, progress=False) as study:
         study.run("c", np.array([64]), counting([]))

@@ -340,11 +340,33 @@ def test_a_pair_that_fails_falls_back_to_the_next_family(monkeypatch):
 
     monkeypatch.setattr(pv.Bicop, "from_data", staticmethod(failing))
     x = scorestd.datasets.load("adhoc8").sel(measure="ap").values[:, :2]
-    row, fell_back = copula.fit_pair_copula(x, seed=1)
+    row, fell_back = copula.fit_pair_copula(x, seed=1, families="vinecopulib")
     assert fell_back and row[0] != 0  # a family was fitted, not independence
     monkeypatch.setattr(pv.Bicop, "from_data", staticmethod(real))
-    best, _ = copula.fit_pair_copula(x, seed=1)
+    best, _ = copula.fit_pair_copula(x, seed=1, families="vinecopulib")
     np.testing.assert_allclose(row, best)  # the best family that fits: AIC's choice
+
+
+def test_a_bicopselect_candidate_that_fails_is_left_out_and_counted(monkeypatch):
+    import pyvinecopulib as pv
+
+    from scorestd.kernels.pair_copulas import family_code
+    from scorestd.simulation import copula
+
+    x = scorestd.datasets.load("adhoc8").sel(measure="ap").values[:, :2]
+    best, fell_back = copula.fit_pair_copula(x, seed=1)  # the default: BiCopSelect's
+    assert not fell_back and best[0] != 0
+    real = pv.Bicop.fit
+    chosen = best[0]
+
+    def failing(self, data, controls):  # the family AIC selected cannot be fitted
+        if family_code(str(self.family).split(".")[-1]) == chosen:
+            raise RuntimeError("optimisation failed")
+        return real(self, data, controls=controls)
+
+    monkeypatch.setattr(pv.Bicop, "fit", failing)
+    row, fell_back = copula.fit_pair_copula(x, seed=1)
+    assert fell_back and row[0] not in (0, chosen)  # the next family, not independence
 
 
 def test_vine_pair_copulas_make_rank_tests_liberal():

@@ -7,11 +7,13 @@ VineCopula 2.6.1 on them: the selected family and both Tawn types' fits).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+import pyvinecopulib as pv
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +23,6 @@ from scorestd.experiments.significance_errors import error_rates
 from scorestd.kernels.pair_copulas import family_code
 from scorestd.simulation import bicopselect as bs
 from scorestd.simulation.copula import fit_pair_copula
-
-pv = pytest.importorskip("pyvinecopulib")
 
 RESULTS = Path(__file__).parents[1] / "results" / "bicopselect"
 
@@ -186,7 +186,8 @@ def test_pool_keeps_its_family_set(tmp_path):
     import scorestd
 
     cube = scorestd.datasets.load("adhoc8").isel(system=slice(0, 12))
-    pool = ErrorRatePool({"a8": cube}, pair_families="bicopselect")
+    pool = ErrorRatePool({"a8": cube})  # the default family set: BiCopSelect's
+    assert pool.pair_families == "bicopselect"
     rows = pool["ap"].pair_copulas(np.array([[0, 0, 1], [0, 2, 5]]))
     for (_, i, j), row in zip([(0, 0, 1), (0, 2, 5)], rows, strict=True):
         x = pool["ap"].scores[0][:, [i, j]]
@@ -199,14 +200,19 @@ def test_pool_keeps_its_family_set(tmp_path):
     assert again["ap"].pair_families == "bicopselect"
     with pytest.raises(OptionError, match="family set 'bicopselect', not "
                                           "pair_families='vinecopulib'"):
-        resolve_pool(path, {"a8": cube}, "vine")
-    assert resolve_pool(path, {"a8": cube}, "vine", "bicopselect")[0].pair_families == \
-        "bicopselect"
+        resolve_pool(path, {"a8": cube}, "vine", "vinecopulib")
+    assert resolve_pool(path, {"a8": cube}, "vine")[0].pair_families == "bicopselect"
     with pytest.raises(OptionError, match="pair_families must be one of"):
         ErrorRatePool({"a8": cube}, pair_families="vinecopula")
-    # a default pool's file reads as before (no family set written)
-    ErrorRatePool({"a8": cube}).save(tmp_path / "default.npz")
-    assert ErrorRatePool.load(tmp_path / "default.npz", {"a8": cube}).pair_families == \
+    # a file written before the family set was recorded holds vinecopulib's fits
+    ErrorRatePool({"a8": cube}, pair_families="vinecopulib").save(tmp_path / "v.npz")
+    with np.load(tmp_path / "v.npz") as data:
+        arrays = dict(data)
+    meta = json.loads(str(arrays["meta"]))
+    assert meta.pop("pair_families") == "vinecopulib"
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(tmp_path / "old.npz", **arrays)
+    assert ErrorRatePool.load(tmp_path / "old.npz", {"a8": cube}).pair_families == \
         "vinecopulib"
 
 
@@ -216,7 +222,7 @@ def test_error_rates_with_bicopselect_families():
     cube = scorestd.datasets.load("adhoc8").isel(system=slice(0, 16))
     kw = dict(measures=["ap"], n_topics=[25], deltas=None, tests=["paired_t", "sign"],
               trials=128, seed=2)
-    res = error_rates({"a8": cube}, pair_families="bicopselect", **kw)
+    res = error_rates({"a8": cube}, **kw)  # the default family set
     assert res.pool.pair_families == "bicopselect"
     rows = np.array(list(res.pool["ap"].fitted.values()))
     tawn = rows[rows[:, 0] == family_code("tawn")]
@@ -225,4 +231,4 @@ def test_error_rates_with_bicopselect_families():
     with pytest.raises(OptionError, match="pair_families must be one of"):
         error_rates({"a8": cube}, pair_families="all", **kw)
     with pytest.raises(OptionError, match="not pair_families='vinecopulib'"):
-        error_rates({"a8": cube}, pool=res.pool, **kw)
+        error_rates({"a8": cube}, pool=res.pool, pair_families="vinecopulib", **kw)

@@ -47,7 +47,7 @@ from ..kernels.seeds import root_sequence
 from .gibbs import BLOCK_ITERATIONS, CrossedPriors, VariancePrior, _FastStep, _GeneralStep
 
 __all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "standard_normals",
-           "upper_truncated_normal"]
+           "truncated_gamma", "upper_truncated_normal"]
 
 #: Priors of a probit component: intercept N(0, 2²), effect variances IG(2, 0.5) (sd of
 #: the effects around 0.5 on the probit scale), residual variance fixed at 1.
@@ -287,6 +287,9 @@ class _Probit:
         self.is_zero = flat > 0
         self.sigma = np.where(self.is_zero, 1.0, -1.0)
         self.free = np.flatnonzero(flat == 0)
+        # systems and topics without a zero: their effects rescale with their sd
+        zero = sign > 0
+        self.free_s, self.free_t = ~zero.any(axis=0), ~zero.any(axis=1)
 
     def initial(self, rngs: list[np.random.Generator]) -> dict[str, np.ndarray]:
         st = self.step  # (z = 0 to start)
@@ -385,17 +388,20 @@ class _Probit:
         state["vt"] = state["vt"] * g * g
 
     def interweave(self, state, uniforms: np.ndarray) -> None:
-        """Ancillary moves of the locations (interweaving: Yu & Meng 2011).
+        """Ancillary moves of the locations and the effects' variances (interweaving: Yu &
+        Meng 2011).
 
         With the residuals ε = z − η held fixed instead of the latent values z, each
         system effect's full conditional is its prior N(0, σ²_system) truncated to the
         values that keep every latent value's sign (above max(α_s − z_ts) over the zeros'
-        cells, below min(α_s − z_ts) over the other scores' cells); then each topic
-        effect's, then the intercept's (prior N(m, s²)); z moves with them. These are
-        exact Gibbs draws of the joint posterior in the (ε, locations) coordinates. Where
-        zeros are rare, the plain Albert–Chib step moves an effect by about 1/√(cells of
-        its system or topic) per iteration; this one draws it afresh within its bounds.
-        ``uniforms``: ``(C, S + T + 1)``.
+        cells, below min(α_s − z_ts) over the other scores' cells); then σ²_system's with
+        the effects of the systems without a zero held as multiples of σ_system
+        (:func:`_rescale_free`); then each topic effect's and σ²_topic's alike, then the
+        intercept's (prior N(m, s²)); z moves with them. These are exact Gibbs draws of
+        the joint posterior in the (ε, locations) coordinates. Where zeros are rare, the
+        plain Albert–Chib step moves an effect by about 1/√(cells of its system or topic)
+        per iteration; this one draws it afresh within its bounds. ``uniforms``:
+        ``(C, S + T + 3)``.
         """
         c, n_t, n_s = len(state["mu"]), self.n_t, self.n_s
         z3 = self.z.reshape(c, n_t, n_s)  # (the other scores' cells; −∞ elsewhere)
@@ -404,12 +410,21 @@ class _Probit:
         def draw(old, sd, lo, hi, u):  # N(0, sd²) truncated to [old − lo, old − hi]
             return sd * truncated_normal((old - lo) / sd, (old - hi) / sd, u)
 
+        p = self.priors
+        m0, s0 = p.mu
         alpha, beta, mu = state["alpha"], state["beta"], state["mu"]
         zz = self.z_zero
         sd_s = np.sqrt(state["vs"])[:, None]
-        new_alpha = draw(alpha, sd_s, self.by_system(zz), z3.max(axis=1) * g[:, None],
-                         uniforms[:, :n_s])
-        shift_s = new_alpha - alpha
+        column_top = z3.max(axis=1) * g[:, None]  # (C, S)
+        new_alpha = draw(alpha, sd_s, self.by_system(zz), column_top, uniforms[:, :n_s])
+        new_alpha, state["vs"] = _rescale_free(
+            new_alpha, state["vs"], p.system, self.free_s,
+            -(column_top + (new_alpha - alpha)), uniforms[:, n_s + n_t])
+        mu, new_alpha, d_s = _level_move(
+            mu, new_alpha, state["vs"], self.priors.mu, self.free_s,
+            -(column_top + (new_alpha - alpha)), uniforms[:, n_s + n_t + 2])
+        # each system's latent values move by its effect's change and μ's (−d_s)
+        shift_s = new_alpha - alpha - d_s[:, None]
         zz = zz + shift_s[:, self.zero_s]
         # the highest other score's latent value of each topic, systems shifted
         moved = np.add(z3, (shift_s / g[:, None])[:, None, :],
@@ -417,9 +432,14 @@ class _Probit:
         top = moved.max(axis=2) * g[:, None]  # (C, T)
         sd_t = np.sqrt(state["vt"])[:, None]
         new_beta = draw(beta, sd_t, self.by_topic(zz), top, uniforms[:, n_s:n_s + n_t])
-        shift_t = new_beta - beta
+        new_beta, state["vt"] = _rescale_free(
+            new_beta, state["vt"], p.topic, self.free_t, -(top + (new_beta - beta)),
+            uniforms[:, n_s + n_t + 1])
+        mu, new_beta, d_t = _level_move(
+            mu, new_beta, state["vt"], self.priors.mu, self.free_t,
+            -(top + (new_beta - beta)), uniforms[:, n_s + n_t + 3])
+        shift_t = new_beta - beta - d_t[:, None]
         zz = zz + shift_t[:, self.zero_t]
-        m0, s0 = self.priors.mu
         low = zz.min(axis=1, initial=np.inf)
         high = (top + shift_t).max(axis=1)
         new_mu = m0 + draw(mu - m0, s0, low, high, uniforms[:, -1])
@@ -428,6 +448,11 @@ class _Probit:
         state["ss_a"] = np.sum(new_alpha ** 2, axis=1)
         state["ss_b"] = np.sum(new_beta ** 2, axis=1)
         state["ssr"] = self.rss
+
+    @property
+    def interweave_size(self) -> int:
+        """Uniforms of :meth:`interweave` per chain."""
+        return self.n_s + self.n_t + 5
 
     @property
     def expandable(self) -> bool:
@@ -442,6 +467,90 @@ class _Probit:
 
     def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
         return self.step.record(state, keep_topics)
+
+
+def _level_move(mu: np.ndarray, effects: np.ndarray, var: np.ndarray,
+                mu_prior: tuple[float, float], free: np.ndarray, room: np.ndarray,
+                u: np.ndarray):
+    """Gibbs draw along μ − d and x + d for the effects x of the systems (or topics)
+    with a zero, the residuals ε fixed: the latent values of the cells with a zero do not
+    move, those of the systems without one move by −d.
+
+    Its density along d is that of the priors, N(m, s²) on μ and N(0, var) on those
+    effects: a normal, truncated below at −min(room of the free ones) (their latent values
+    must stay ≤ 0). With rare zeros, the intercept falls as the effects of the systems
+    with zeros rise (the cells with a zero keep their probability) while the others' fall
+    with it: a direction that the Albert–Chib step and the one-at-a-time moves cross by
+    small steps. Returns μ, the effects and d (``u``: a uniform per chain).
+    """
+    if not free.any() or free.all():
+        return mu, effects, np.zeros_like(mu)
+    m0, s0 = mu_prior
+    held = ~free
+    precision = 1.0 / s0 ** 2 + held.sum() / var
+    linear = (mu - m0) / s0 ** 2 - np.sum(effects[:, held], axis=1) / var
+    sd = 1.0 / np.sqrt(precision)
+    mean = linear / precision
+    bound = -np.min(np.where(free, np.maximum(room, 0.0), np.inf), axis=1)
+    d = mean + sd * truncated_normal((bound - mean) / sd, np.full_like(mean, np.inf), u)
+    return mu - d, np.where(held, effects + d[:, None], effects), d
+
+
+def _rescale_free(effects: np.ndarray, var: np.ndarray, prior: VariancePrior,
+                  free: np.ndarray, room: np.ndarray, u: np.ndarray):
+    """Gibbs draw of the effects' variance with the ``free`` effects (a system or topic
+    without a zero) held as multiples of their sd and the residuals ε fixed: the free
+    effects and their sd are rescaled together by g, the others stay.
+
+    In those coordinates the free effects' density does not depend on the variance
+    (non-centred), so its full conditional is IG(a + n/2, b + Σ x²/2) over the n other
+    effects x, truncated to the g that keep every latent value's sign: a free effect
+    moves its latent values by (g − 1)·effect, which must stay below ``room`` (the gap
+    between 0 and its highest latent value, ``(C, K)``). Where σ grows the effects of
+    systems and topics without a zero can fall with it, which the moves that hold them
+    fixed (given z, or given ε one at a time) allow only by small steps. Returns the
+    effects and the variance drawn (``u``: a uniform per chain).
+    """
+    if not free.any():
+        return effects, var
+    x = effects
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.maximum(room, 0.0) / np.abs(x)
+    g_lo = np.max(np.where(free & (x < 0), 1.0 - ratio, 0.0), axis=1, initial=0.0)
+    g_hi = np.min(np.where(free & (x > 0), 1.0 + ratio, np.inf), axis=1, initial=np.inf)
+    fixed = ~free
+    shape = prior.shape + 0.5 * fixed.sum()
+    rate = prior.scale + 0.5 * np.sum(x[:, fixed] ** 2, axis=1)
+    # the precision w = 1/(g²·var) ~ Gamma(shape, rate), on [1/(g_hi²·var), 1/(g_lo²·var)]
+    with np.errstate(divide="ignore"):
+        w = truncated_gamma(shape, rate * (1.0 / (g_hi ** 2 * var)),
+                            rate * (1.0 / (g_lo ** 2 * var)), u) / rate
+    new_var = 1.0 / w
+    g = np.sqrt(new_var / var)
+    return np.where(free, x * g[:, None], x), new_var
+
+
+def truncated_gamma(shape: float, lo: np.ndarray, hi: np.ndarray,
+                    u: np.ndarray) -> np.ndarray:
+    """Gamma(shape, 1) draws conditioned on [``lo``, ``hi``]: the ``u``-quantiles of that
+    law (``hi`` may be ∞). Through the upper tail's function where the interval lies
+    above the median, where the cdf keeps no relative precision.
+
+    Examples
+    --------
+    >>> x = truncated_gamma(3.0, np.array([1.0, 8.0]), np.array([2.0, np.inf]),
+    ...                     np.array([0.5, 0.5]))
+    >>> bool(1.0 <= x[0] <= 2.0), bool(x[1] >= 8.0)
+    (True, True)
+    """
+    lo, hi, u = np.asarray(lo, float), np.asarray(hi, float), np.asarray(u, float)
+    p_lo, p_hi = special.gammainc(shape, lo), special.gammainc(shape, hi)
+    upper = p_lo > 0.5
+    q_lo, q_hi = special.gammaincc(shape, lo), special.gammaincc(shape, hi)
+    with np.errstate(invalid="ignore"):
+        x = np.where(upper, special.gammainccinv(shape, q_lo - u * (q_lo - q_hi)),
+                     special.gammaincinv(shape, p_lo + u * (p_hi - p_lo)))
+    return np.minimum(np.maximum(x, lo), hi)
 
 
 class _GroupMin:
@@ -531,7 +640,7 @@ def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
     n_lat = [c.latent.size for _, c in parts]
     px = [comp.expandable for _, comp in parts]
     px_shapes = np.array([comp.expansion_shape for _, comp in parts if comp.expandable])
-    px_sizes = [comp.n_s + comp.n_t + 1 for _, comp in parts if comp.expandable]
+    px_sizes = [comp.interweave_size for _, comp in parts if comp.expandable]
     states = {name: comp.initial(init_gen) for name, comp in parts}
     kept: dict[str, list[np.ndarray]] = {}
     iterations = warmup + draws * thin

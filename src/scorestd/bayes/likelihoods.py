@@ -47,6 +47,16 @@ def _expected_part(m: np.ndarray, s: np.ndarray, a: float) -> np.ndarray:
     return d * special.ndtr(d / s) + s * np.exp(-0.5 * (d / s) ** 2) / np.sqrt(2 * np.pi)
 
 
+def _clipped_mean(m: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """E[min(max(X, 0), 1)] for X ~ N(m, s²): E[X⁺] − E[(X − 1)⁺], or 1 minus the same
+    of 1 − X where m > 1/2 (so that the two parts are small where the mean is near 1:
+    their difference near 2.5 − 1.5 lost the last bits, and its order between means)."""
+    upper = m > 0.5
+    x = np.where(upper, 1.0 - m, m)
+    low = _expected_part(x, s, 0.0) - _expected_part(x, s, 1.0)
+    return np.where(upper, 1.0 - low, low)
+
+
 def _hermite_mean(m: np.ndarray, s: np.ndarray, nodes: int) -> np.ndarray:
     """E[logistic(X)], X ~ N(m, s²), by the Gauss–Hermite rule of ``nodes`` nodes."""
     x, w = np.polynomial.hermite.hermgauss(nodes)
@@ -124,7 +134,7 @@ def system_scores(likelihood: str, p: dict) -> np.ndarray:
     n_s = m.shape[1]
     s = np.sqrt(p["sigma_topic"][:, None] ** 2 + _sigma(p, n_s) ** 2)
     if likelihood == "censored":
-        return _expected_part(m, s, 0.0) - _expected_part(m, s, 1.0)
+        return _clipped_mean(m, s)
     if likelihood != "hurdle":
         raise ValueError(f"unknown likelihood {likelihood!r}")
     positive = logit_normal_mean(m, s)

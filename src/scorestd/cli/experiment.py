@@ -92,11 +92,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     er.add_argument("--copula", choices=get_args(SimulationCopula), default="vine",
                     help="dependence of a pair of runs: vine (default: a copula per pair by "
                          "AIC, as the paper) or gaussian (fast, exchangeable)")
-    er.add_argument("--pair-families", choices=get_args(PairFamilies), default="vinecopulib",
-                    help="family set of the pair copulas: vinecopulib (default: "
-                         "pyvinecopulib's parametric families) or bicopselect (R "
+    er.add_argument("--pair-families", choices=get_args(PairFamilies), default="bicopselect",
+                    help="family set of the pair copulas: bicopselect (default: R "
                          "VineCopula's BiCopSelect defaults, the paper's: two two-parameter "
-                         "Tawn types)")
+                         "Tawn types, preselection by tails) or vinecopulib "
+                         "(pyvinecopulib's parametric families)")
     er.add_argument("--pool",
                     help="a .npz file of fitted pair copulas: read if it exists, written "
                          "with every pair fitted (a later study on the same collections "

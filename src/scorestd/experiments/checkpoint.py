@@ -30,7 +30,7 @@ from .._progress import progress_bar
 from ..errors import OptionError, ScoreDataError
 from ..io.atomic import atomic_netcdf, atomic_output
 
-__all__ = ["CHUNK_BLOCKS", "CHUNKS_PER_CALL", "Study"]
+__all__ = ["CHUNKS_PER_CALL", "CHUNK_BLOCKS", "Study"]
 
 #: Blocks of trials per chunk written (with 64-trial blocks: 16,384 trials, seconds of work).
 CHUNK_BLOCKS = 256
@@ -58,6 +58,9 @@ class Study:
         inside a job's bar (:func:`scorestd._progress.progress_bar`, as
         :func:`~scorestd.error_rates` does) each cell moves its share of that one bar.
         Chunks read back count as done.
+    absent : mapping, optional
+        The value an argument had in folders written before it was recorded (an
+        argument missing from ``study.json`` is compared as this value).
 
     Raises
     ------
@@ -81,13 +84,14 @@ class Study:
     """
 
     def __init__(self, arguments: Mapping[str, Any], total: int, *,
-                 folder: str | os.PathLike | None = None, progress: bool | None = None
-                 ) -> None:
+                 folder: str | os.PathLike | None = None, progress: bool | None = None,
+                 absent: Mapping[str, Any] | None = None) -> None:
         self.arguments = json.loads(json.dumps(dict(arguments), default=_plain))
         self.arguments["chunk_blocks"] = CHUNK_BLOCKS
         self.folder = None if folder is None else Path(folder)
         self.show = progress
         self.total = int(total)
+        self.absent = dict(absent or {})
         if self.folder is not None:
             self._open_folder()
 
@@ -101,7 +105,7 @@ class Study:
                 saved = json.loads(manifest.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 raise ScoreDataError(f"{manifest}: unreadable study arguments ({exc})") from exc
-            self._check(saved, str(manifest))
+            self._check({**self.absent, **saved}, str(manifest))
         else:
             with atomic_output(manifest) as tmp:
                 tmp.write_text(json.dumps(self.arguments, indent=1), encoding="utf-8")

@@ -3,7 +3,7 @@
 An error-rate study (:func:`scorestd.error_rates`) draws its trials from the margins of
 every kept run of every collection and, with ``copula="vine"`` (the paper's method),
 from a bivariate copula per pair of runs. Fitting those copulas is the slow part (about
-15 ms a pair by maximum likelihood, thousands of pairs per measure); the same fits
+25–35 ms a pair by maximum likelihood, thousands of pairs per measure); the same fits
 serve every topic set size, effect, trial count and seed. :class:`ErrorRatePool` holds
 them per measure, fits the pairs a study draws the first time they are drawn, and is
 saved to (and read from) one ``.npz`` file, written atomically.
@@ -36,7 +36,7 @@ from ..simulation.fitting import fit_margins, one_measure
 
 __all__ = ["ErrorRatePool", "prepare_collection"]
 
-#: Pair copulas fitted per task on a cluster (each fit takes about 15 ms).
+#: Pair copulas fitted per task on a cluster (each fit takes about 25–35 ms).
 PAIRS_PER_TASK = 256
 #: Bytes of one pair's copula as a client gathers it: a row of six float64 in an array
 #: object of its own (``sys.getsizeof(np.zeros(6))``).
@@ -87,7 +87,7 @@ class MeasurePool:
     families: dict[str, int]
     fitted: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict)
     fallbacks: int = 0
-    pair_families: str = "vinecopulib"
+    pair_families: str = "bicopselect"
 
     def pair_copulas(self, keys: np.ndarray, client: Any = None,
                      memory: int | str | None = None) -> np.ndarray:
@@ -123,7 +123,7 @@ class MeasurePool:
 
 
 def _fit_pairs(keys: Sequence[tuple[int, int, int]], scores: Sequence[np.ndarray],
-               threads: int = 1, families: str = "vinecopulib"
+               threads: int = 1, families: str = "bicopselect"
                ) -> tuple[list[np.ndarray], int]:
     """The copula rows of each ``(collection, i, j)`` of ``keys`` and the fallbacks used."""
     rows, fallbacks = [], 0
@@ -239,10 +239,10 @@ class ErrorRatePool:
     ----------
     collections : mapping of name to cube
         The collections.
-    pair_families : {"vinecopulib", "bicopselect"}
+    pair_families : {"bicopselect", "vinecopulib"}
         Family set and selection of the pair copulas
-        (:func:`~scorestd.simulation.copula.fit_pair_copula`): ``pyvinecopulib``'s
-        (default) or R VineCopula's ``BiCopSelect`` defaults, the paper's.
+        (:func:`~scorestd.simulation.copula.fit_pair_copula`): R VineCopula's
+        ``BiCopSelect`` defaults, the paper's (default), or ``pyvinecopulib``'s.
 
     Examples
     --------
@@ -257,7 +257,7 @@ class ErrorRatePool:
     """
 
     def __init__(self, collections: Mapping[str, Any], *,
-                 pair_families: PairFamilies = "vinecopulib") -> None:
+                 pair_families: PairFamilies = "bicopselect") -> None:
         self.cubes = dict(collections)
         self.pair_families = check_option(pair_families, PairFamilies, "pair_families")
         self._measures: dict[str, MeasurePool] = {}
@@ -290,8 +290,7 @@ class ErrorRatePool:
         if path.suffix != ".npz":
             raise OptionError(f"pool must be a .npz file; got {str(path)!r}")
         meta = {"collections": self.collections, "checksums": _checksums(self.cubes)}
-        if self.pair_families != "vinecopulib":  # files of the default read as before
-            meta["pair_families"] = self.pair_families
+        meta["pair_families"] = self.pair_families  # files without it: vinecopulib
         arrays = {"meta": np.array(json.dumps(meta))}
         for measure, pool in self._measures.items():
             keys = np.array(list(pool.fitted), dtype=np.int64).reshape(-1, 3)
@@ -332,7 +331,7 @@ def _checksums(cubes: Mapping[str, Any]) -> list[str]:
 
 
 def resolve_pool(pool: Any, cubes: Mapping[str, Any], copula: SimulationCopula,
-                 pair_families: PairFamilies = "vinecopulib"
+                 pair_families: PairFamilies = "bicopselect"
                  ) -> tuple[ErrorRatePool, Path | None]:
     """The pool of a study: the one given, the file given (read if it exists), or new
     (refused if fitted with another family set than ``pair_families``, naming both)."""

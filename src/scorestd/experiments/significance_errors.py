@@ -526,7 +526,7 @@ def error_rates(
     client: Any = None,
     results_dir: str | os.PathLike | None = None,
     pool: ErrorRatePool | str | os.PathLike | None = None,
-    pair_families: PairFamilies = "vinecopulib",
+    pair_families: PairFamilies = "bicopselect",
 ) -> ErrorRates:
     """Type I, II and III error rates of paired tests by simulation (Urbano et al. 2019).
 
@@ -559,15 +559,13 @@ def error_rates(
         matrix of them per 512 trials, randomised per trial).
     copula : {"vine", "gaussian"}
         Dependence of a pair of runs. ``"vine"`` (default), as the paper: a bivariate
-        copula per pair of runs, its family and rotation selected by AIC among every
-        parametric family of ``pyvinecopulib`` (Gaussian, Student t, Clayton, Gumbel,
-        Frank, Joe, BB1, BB6, BB7, BB8, Tawn) and its parameters by maximum likelihood,
-        on pseudo-observations with ties broken at random (R's ``BiCopSelect`` on
-        ``pobs(ties.method = "random")``); pairs are fitted when a trial first draws
-        them (about 15 ms each) and sampled in numpy
-        (:mod:`scorestd.kernels.pair_copulas`). ``"gaussian"``: the pair's entry of the
-        collection's Gaussian copula (faster to set up; the two runs of a Type I trial
-        are then exchangeable, which hides the asymmetries the paper measures).
+        copula per pair of runs, its family and rotation selected by AIC and its
+        parameters by maximum likelihood (``pair_families``), on pseudo-observations with
+        ties broken at random (R's ``BiCopSelect`` on ``pobs(ties.method = "random")``);
+        pairs are fitted when a trial first draws them (about 25–35 ms each) and sampled
+        in numpy (:mod:`scorestd.kernels.pair_copulas`). ``"gaussian"``: the pair's entry
+        of the collection's Gaussian copula (faster to set up; the two runs of a Type I
+        trial are then exchangeable, which hides the asymmetries the paper measures).
     seed : int
         Required; the rates depend only on it (not on batch size or workers).
     memory : int or str, optional
@@ -595,13 +593,17 @@ def error_rates(
         if fitted to other collections or scores), and written (atomically) with every
         pair fitted by this study. A study at another ``n_topics``, δ, trial count or
         seed on the same collections then fits nothing again.
-    pair_families : {"vinecopulib", "bicopselect"}
-        Family set of the pair copulas (``copula="vine"``): ``pyvinecopulib``'s
-        parametric families and selection (default, as above), or R VineCopula's
-        ``BiCopSelect`` defaults, the paper's own call: two two-parameter Tawn types
-        fitted in VineCopula's bounds instead of the three-parameter Tawn, VineCopula's
-        preselection (:mod:`scorestd.simulation.bicopselect`). A pool fitted with one
-        is refused for the other.
+    pair_families : {"bicopselect", "vinecopulib"}
+        Family set and selection of the pair copulas (``copula="vine"``).
+        ``"bicopselect"`` (default): R VineCopula's ``BiCopSelect(u1, u2,
+        selectioncrit = "AIC")``, the paper's own call: its preselection by tails,
+        independence among the candidates, two two-parameter Tawn types fitted in its
+        bounds (:mod:`scorestd.simulation.bicopselect`); the paper's sign-test power and
+        its rank tests' Type I error at 100 topics need it.
+        ``"vinecopulib"``: every parametric family of ``pyvinecopulib`` (Gaussian,
+        Student t, Clayton, Gumbel, Frank, Joe, BB1, BB6, BB7, BB8, the three-parameter
+        Tawn) and its selection. A pool or results folder of one is refused for the
+        other.
 
     Returns
     -------
@@ -692,10 +694,11 @@ def error_rates(
                  "deltas": deltas_arr, "tests": list(tests), "trials": trials,
                  "trials_type2": trials_type2, "B": B, "copula": copula,
                  "seed": seed_record(root)}
-    if pair_families != "vinecopulib":  # studies of the default resume as before
-        arguments["pair_families"] = pair_families
+    arguments["pair_families"] = pair_families
     study = Study(arguments, len(measures) * len(sizes) * (trials + n_d * trials_type2),
-                  folder=results_dir, progress=progress)
+                  folder=results_dir, progress=progress,
+                  # folders written before the key existed were fitted with vinecopulib
+                  absent={"pair_families": "vinecopulib"})
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
               "progress": progress, "client": client, "memory": memory, "study": study}
     vine = copula == "vine"

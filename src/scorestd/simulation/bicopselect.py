@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
+from ..kernels.blas import limited_blas
+
 __all__ = ["BicopCandidate", "bicopselect", "bicopselect_candidates", "fit_tawn_type",
            "preselected_families", "vinecopula_family"]
 
@@ -139,6 +141,7 @@ def _tawn(pv: Any, tawn_type: int, rotation: int, theta: float, psi: float) -> A
                     parameters=np.array(params, dtype=np.float64).reshape(3, 1))
 
 
+@limited_blas  # tiny BLAS calls in L-BFGS-B: one thread (kernels.blas)
 def fit_tawn_type(u: np.ndarray, tawn_type: int, rotation: int, *, tau: float | None = None,
                   bounds: str = "vinecopula") -> Any:
     """A Tawn copula of one type (1: ``ψ₂ = 1``, 2: ``ψ₁ = 1``) and rotation fitted to
@@ -212,6 +215,7 @@ class BicopCandidate:
         return -2 * self.loglik + 2 * self.npars
 
 
+@limited_blas
 def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
                            ) -> list[BicopCandidate]:
     """Every candidate of ``BiCopSelect`` on ``u`` ``(N, 2)``, fitted (VineCopula's

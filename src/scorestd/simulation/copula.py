@@ -32,6 +32,7 @@ from .._options import (
     check_trunc_level,
 )
 from ..errors import ScorestdError
+from ..kernels.blas import limited_blas
 from ..kernels.vine import VineEdge, VinePlan, inverse_rosenblatt, vine_plan
 
 __all__ = ["GaussianCopula", "VineCopula", "fit_pair_copula", "pseudo_observations",
@@ -276,8 +277,9 @@ def pseudo_observations_random_ties(x: np.ndarray, rng: np.random.Generator) -> 
     return u
 
 
+@limited_blas  # scipy's L-BFGS-B on a busy machine: 3× slower with threaded BLAS
 def fit_pair_copula(x: np.ndarray, *, seed: Any, threads: int = 1,
-                    families: PairFamilies = "vinecopulib") -> tuple[np.ndarray, bool]:
+                    families: PairFamilies = "bicopselect") -> tuple[np.ndarray, bool]:
     """The pair copula of the two columns of ``x``, as Urbano, Lima & Hanjalic (2019).
 
     Pseudo-observations with ties broken at random (a generator seeded by ``seed``),
@@ -291,15 +293,15 @@ def fit_pair_copula(x: np.ndarray, *, seed: Any, threads: int = 1,
         Seed of the tie-breaking generator.
     threads : int
         Threads of ``pyvinecopulib``'s selection (``"vinecopulib"``).
-    families : {"vinecopulib", "bicopselect"}
-        ``"vinecopulib"`` (default): every parametric family of ``pyvinecopulib``
-        (independence, Gaussian, Student t, Clayton, Gumbel, Frank, Joe, BB1, BB6, BB7,
-        BB8, the three-parameter Tawn) with its preselection; if that selection fails,
-        or gives a non-finite fit, the families are fitted one by one and the best by
-        AIC among those that fit is kept. ``"bicopselect"``: R VineCopula's
-        ``BiCopSelect(u1, u2, selectioncrit = "AIC")``, the paper's call: its two
-        two-parameter Tawn types fitted in its bounds, its preselection, independence
-        among the candidates (:mod:`scorestd.simulation.bicopselect`).
+    families : {"bicopselect", "vinecopulib"}
+        ``"bicopselect"`` (default): R VineCopula's ``BiCopSelect(u1, u2, selectioncrit
+        = "AIC")``, the paper's call: its two two-parameter Tawn types fitted in its
+        bounds, its preselection, independence among the candidates
+        (:mod:`scorestd.simulation.bicopselect`). ``"vinecopulib"``: every parametric
+        family of ``pyvinecopulib`` (independence, Gaussian, Student t, Clayton, Gumbel,
+        Frank, Joe, BB1, BB6, BB7, BB8, the three-parameter Tawn) with its preselection;
+        if that selection fails, or gives a non-finite fit, the families are fitted one
+        by one and the best by AIC among those that fit is kept.
 
     Returns
     -------
@@ -308,14 +310,15 @@ def fit_pair_copula(x: np.ndarray, *, seed: Any, threads: int = 1,
         three parameters (unused ones 0) and Kendall's τ of the unrotated copula (a
         Tawn type is the Tawn family with one ψ equal to 1).
     fell_back : bool
-        Whether the one-by-one fallback was needed (never with ``"bicopselect"``, whose
-        candidates that fail to fit are left out, independence always among them).
+        ``"vinecopulib"``: whether the one-by-one fallback was needed.
+        ``"bicopselect"``: whether a preselected candidate failed to fit and was left
+        out (the selection is among the others; independence is always a candidate).
 
     Examples
     --------
     >>> rng = np.random.default_rng(0)
     >>> x = rng.multivariate_normal([0, 0], [[1, 0.7], [0.7, 1]], 50)
-    >>> row, fell_back = fit_pair_copula(x, seed=1, families="bicopselect")
+    >>> row, fell_back = fit_pair_copula(x, seed=1)
     >>> row.shape, fell_back
     ((6,), False)
     """
@@ -323,9 +326,12 @@ def fit_pair_copula(x: np.ndarray, *, seed: Any, threads: int = 1,
     pv = _vine_module()
     u = np.asfortranarray(pseudo_observations_random_ties(x, np.random.default_rng(seed)))
     if families == "bicopselect":
-        from .bicopselect import bicopselect
+        from .bicopselect import bicopselect_candidates, preselected_families
 
-        return _row(bicopselect(u).copula), False
+        candidates = bicopselect_candidates(u)
+        best = min(candidates, key=lambda c: c.aic)  # the first of equal AICs, as R
+        # a candidate that failed to fit is left out: counted, as the fallbacks below
+        return _row(best.copula), len(candidates) < len(preselected_families(u))
     families = list(pv.families.parametric)
     try:
         cop = pv.Bicop.from_data(u, controls=_pair_controls(pv, families, threads))
