@@ -158,3 +158,14 @@ def test_z_uses_both_standard_errors_when_the_rates_agree(p, n1, n2):
     assert table["z"].item() == 0
     se2 = table["se"].item() ** 2 + table["published_se"].item() ** 2
     assert se2 == pytest.approx(p * (1 - p) * (1 / n1 + 1 / n2))
+
+
+def test_published_measures_are_matched_under_any_spelling(small_study):
+    """The paper's ``ap``/``p10`` are the study's ``AP``/``P@10`` (as ir_measures names
+    them): the same rates, not NaN."""
+    relabelled = type(small_study)(small_study.data.assign_coords(measure=["AP", "P@10"]))
+    ours = compare_error_rates(small_study, REFERENCE)
+    theirs = compare_error_rates(relabelled, REFERENCE)
+    assert ours["rate"].notna().sum() > 0
+    np.testing.assert_array_equal(theirs["rate"].to_numpy(), ours["rate"].to_numpy())
+    np.testing.assert_array_equal(theirs["z"].to_numpy(), ours["z"].to_numpy())

@@ -293,7 +293,7 @@ def test_a_second_pool_reuses_the_fitted_margins(monkeypatch, tmp_path):
     assert len(fits) == 1
     path = tmp_path / "pool.npz"
     ErrorRatePool(cubes).save(path)
-    for again in (ErrorRatePool(cubes, pair_families="bicopselect")["ap"],
+    for again in (ErrorRatePool(cubes, pair_families="vinecopulib")["ap"],
                   ErrorRatePool.load(path, cubes)["ap"]):
         for name in ("tables", "means", "observed_means", "offsets", "sizes"):
             np.testing.assert_array_equal(getattr(again, name), getattr(first, name))

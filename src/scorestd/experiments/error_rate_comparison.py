@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ScoreDataError
+from ..measures import find_measure
 
 __all__ = ["PUBLISHED_TRIALS", "agreement_counts", "compare_error_rates"]
 
@@ -57,7 +58,8 @@ def compare_error_rates(result: Any, published: pd.DataFrame | str | os.PathLike
         difference / ``sqrt(se² + published_se²)`` when the rates agree and stays
         finite when one of them is 0; 0 when both are 0 or both 1). A published cell
         the study did not compute (another measure, topic set size, δ, α or test) has
-        NaN for the study's columns.
+        NaN for the study's columns. Measures are matched under any usual spelling
+        (``ap`` of the paper finds a study's ``AP``).
 
     Raises
     ------
@@ -181,7 +183,14 @@ def _study_rates(data, table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     rate = np.full(len(table), np.nan)
     n = np.full(len(table), np.nan)
     pos = {dim: _index(data[dim].values, table[dim].to_numpy())
-           for dim in ("measure", "n_topics", "test", "tails", "alpha")}
+           for dim in ("n_topics", "test", "tails", "alpha")}
+    # a published measure under any usual spelling (the paper's "ap", a study's "AP")
+    labels = [str(m) for m in data["measure"].values]
+    names = table["measure"].astype(str).tolist()
+    found = {name: find_measure(name, labels, what="the study", required=False)
+             for name in dict.fromkeys(names)}
+    pos["measure"] = np.array([-1 if found[name] is None else labels.index(found[name])
+                               for name in names], dtype=np.intp)
     if "delta" in data.coords:
         pos["delta"] = _index(data["delta"].values, table["delta"].fillna(-1).to_numpy())
     for kind, trials_name in (("type1", "type1_trials"), ("power", "type2_trials"),

@@ -209,12 +209,15 @@ def _fitted_margins(kept: xr.DataArray) -> _FittedMargins:
         warnings.simplefilter("always", ScorestdWarning)
         margins = fit_margins(kept)
     failures = sum(issubclass(w.category, ScorestdWarning) for w in caught)
-    kept_arrays = [np.array(a) for a in (margins.table, margins.mean, margins.family)]
+    # the fit's own table and means (no copy: the fit is dropped; the support may be
+    # shared with other fits, it is copied), read-only as every pool that reuses them
+    # shares them
     support = None if margins.support is None else np.array(margins.support)
-    for a in [*kept_arrays, support]:
+    arrays = [np.asarray(margins.table), np.asarray(margins.mean), support, margins.family]
+    for a in arrays:
         if a is not None:
-            a.flags.writeable = False  # shared by every pool that reuses them
-    fitted = _FittedMargins(kept_arrays[0], kept_arrays[1], support, kept_arrays[2], failures)
+            a.flags.writeable = False
+    fitted = _FittedMargins(*arrays, failures)
     _MARGIN_CACHE[key] = fitted
     total = sum(m.nbytes for m in _MARGIN_CACHE.values())
     while total > MARGIN_CACHE_BYTES and _MARGIN_CACHE:
