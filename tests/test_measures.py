@@ -199,3 +199,12 @@ def test_a_registered_measure_reaches_the_simulator():
 
     register_measure("graded_p5", support="multiples", cutoff=5)
     assert support_of("graded_p5").tolist() == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+
+
+def test_inferred_ap_is_a_known_measure_of_its_own():
+    # trec_eval's infAP (sample_eval) and its extended xinfAP: bounded in [0, 1], and not AP
+    from scorestd.measures import measure_info, same_measure
+
+    assert measure_info("infAP").family == measure_info("xinfAP").family == "infap"
+    assert (measure_info("infAP").lower, measure_info("infAP").upper) == (0.0, 1.0)
+    assert not same_measure("infAP", "AP")

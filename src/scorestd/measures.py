@@ -117,6 +117,7 @@ _ALIASES: dict[str, str] = {
     **dict.fromkeys(("recall", "r", "set_recall", "setr"), "recall"),
     **dict.fromkeys(("rprec", "r-precision", "r_precision", "rprecision"), "rprec"),
     **dict.fromkeys(("bpref",), "bpref"),
+    **dict.fromkeys(("infap", "xinfap"), "infap"),
     **dict.fromkeys(("iprec_at_recall", "iprec"), "iprec"),
     **dict.fromkeys(("set_f", "setf", "f1", "f"), "f"),
     **dict.fromkeys(("judged",), "judged"),
