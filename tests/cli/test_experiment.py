@@ -80,6 +80,8 @@ def test_error_rates_say_how_many_type2_trials(tmp_path, capsys):
                  "--resamples", "50", "--tests", "paired_t", "--seed", "2", "--no-figure",
                  "--no-progress", "-o", str(table)]) == 0
     out = capsys.readouterr().out
-    assert "adhoc8; 20 Type I trials, 10 Type II trials per δ, seed 2" in out
+    assert ("adhoc8; 20 Type I trials, 10 Type II trials per δ, pair copulas selected as "
+            "BiCopSelect, seed 2") in out
     assert table.read_text().splitlines()[0].endswith(
-        "adhoc8 AP; 20 Type I trials, 10 Type II trials per δ, B = 50, seed 2.")
+        "adhoc8 AP; 20 Type I trials, 10 Type II trials per δ, B = 50, pair copulas selected "
+        "as BiCopSelect, seed 2.")

@@ -761,6 +761,8 @@ def error_rates(
              "trials": trials, "trials_type2": trials_type2, "B": B, "seed": seed_record(root),
              "copula": copula, "margin_warnings": warned, "copula_fallbacks": fallbacks,
              "margins": "; ".join(f"{m}: {f}" for m, f in families.items())}
+    if vine:  # which selection made the pair copulas (files without it: vinecopulib)
+        attrs["pair_families"] = pair_families
     return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs), pool=study_pool)
 
 

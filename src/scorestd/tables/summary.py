@@ -11,7 +11,7 @@ import xarray as xr
 from ..errors import ScoreDataError
 from ..io.table import Table
 
-__all__ = ["frame_table", "pairs_table", "summary_table", "topic_set_size_table"]
+__all__ = ["dependence", "frame_table", "pairs_table", "summary_table", "topic_set_size_table"]
 
 
 def summary_table(result: Any, *, digits: int = 3, **summary_options: Any) -> Table:
@@ -36,7 +36,7 @@ def summary_table(result: Any, *, digits: int = 3, **summary_options: Any) -> Ta
     ...                              tests=["paired_t"], trials=128, trials_type2=64, B=100,
     ...                              copula="gaussian", seed=1)
     >>> summary_table(rates).caption
-    'error rates (Urbano, Lima & Hanjalic 2019): adhoc8 ap; 128 Type I trials, 64 Type II trials per δ, B = 100, seed 1.'
+    'error rates (Urbano, Lima & Hanjalic 2019): adhoc8 ap; 128 Type I trials, 64 Type II trials per δ, B = 100, Gaussian copula, seed 1.'
     """
     frame = result.summary(**summary_options)
     data = getattr(result, "data", xr.Dataset())
@@ -45,10 +45,31 @@ def summary_table(result: Any, *, digits: int = 3, **summary_options: Any) -> Ta
     if "experiment" in attrs:
         caption = f"{attrs['experiment']}: {attrs.get('data', '')} {attrs.get('measure', '')}".strip()
         design = [_trials(attrs, data) if "trials" in attrs else "",
-                  f"B = {attrs['B']}" if "B" in attrs else "",
+                  f"B = {attrs['B']}" if "B" in attrs else "", dependence(attrs),
                   f"seed {attrs['seed']}" if "seed" in attrs else ""]
         caption += "; " + ", ".join(d for d in design if d) + "." if any(design) else "."
     return frame_table(frame, caption=caption, digits=digits)
+
+
+def dependence(attrs: dict) -> str:
+    """How a simulation study made the dependence of two runs, from its attrs ("" when it
+    does not say): the pair copulas' selection, or the Gaussian copula.
+
+    Examples
+    --------
+    >>> dependence({"copula": "vine", "pair_families": "bicopselect"})
+    'pair copulas selected as BiCopSelect'
+    >>> dependence({"copula": "vine"})  # written before the selection was recorded
+    "pair copulas selected among pyvinecopulib's families"
+    """
+    copula = attrs.get("copula")
+    if copula == "gaussian":
+        return "Gaussian copula"
+    if copula != "vine":
+        return ""
+    if attrs.get("pair_families", "vinecopulib") == "bicopselect":
+        return "pair copulas selected as BiCopSelect"
+    return "pair copulas selected among pyvinecopulib's families"
 
 
 def _trials(attrs: dict, data: Any) -> str:
