@@ -69,7 +69,7 @@ COLLAPSE_SHARE = 0.25
 #: Rounds of a probit part's moves of each kind of effects given the residuals per
 #: iteration (:meth:`_Probit.interweave`): each round costs O(systems + topics), not a
 #: pass over the cells.
-ANCILLARY_ROUNDS = 3
+ANCILLARY_ROUNDS = 1
 
 
 def truncated_normal(a: np.ndarray, b: np.ndarray, u: np.ndarray) -> np.ndarray:
