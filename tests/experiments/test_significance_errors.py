@@ -166,7 +166,7 @@ def test_a_zero_type1_rate_is_marked_on_the_floor_not_drawn_down_to_it(tmp_path)
     assert np.asarray(marked.get_ydata()).tolist() == [0.0]
     assert not marked.get_clip_on()
     # y in axes coordinates: the triangle sits on the floor whatever the limits
-    x_disp, y_disp = marked.get_transform().transform((0.001, 0.0))
+    _, y_disp = marked.get_transform().transform((0.001, 0.0))
     assert y_disp == pytest.approx(ax.transAxes.transform((0, 0))[1])
     assert "rate 0 (no rejection in 256 trials)" in [
         t.get_text() for t in ax.get_legend().get_texts()]
