@@ -8,7 +8,6 @@ from typing import Any, get_args
 
 from .._options import PairFamilies, SimulationCopula
 from ..errors import ScorestdError
-from ..tables.summary import dependence
 from ._common import (
     add_command,
     add_figure_argument,
@@ -211,6 +210,8 @@ def _run_error_rates(args: argparse.Namespace) -> int:
         raise ScorestdError(str(exc)) from exc
     type2 = (f", {kwargs['trials_type2']} Type II trials per δ" if deltas is not None
              else "")
+    from ..tables.summary import dependence  # here: --help imports no heavy library
+
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']}; "
           f"{kwargs['trials']} Type I trials{type2}, {dependence(result.data.attrs)}, "
           f"seed {args.seed}")
