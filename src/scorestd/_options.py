@@ -21,6 +21,7 @@ from typing import Any, Literal, get_args
 from .errors import OptionError
 
 __all__ = [
+    "UNRECORDED_PAIR_FAMILIES",
     "AggregationMethod",
     "Alternative",
     "BandwidthRule",
@@ -89,6 +90,9 @@ SimulationCopula = Literal["vine", "gaussian"]
 #: Family set of the pair copulas of an error-rate study: ``pyvinecopulib``'s parametric
 #: families and selection, or R VineCopula's ``BiCopSelect`` defaults (the paper's).
 PairFamilies = Literal["vinecopulib", "bicopselect"]
+#: The family set of pair copulas fitted before the set was recorded (results folders,
+#: pool files and results written then hold pyvinecopulib's).
+UNRECORDED_PAIR_FAMILIES: PairFamilies = "vinecopulib"
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
 #: How the Wilcoxon test finds its p-value.

@@ -24,7 +24,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import PairFamilies, SimulationCopula, check_fits_memory, check_option
+from .._options import (
+    UNRECORDED_PAIR_FAMILIES,
+    PairFamilies,
+    SimulationCopula,
+    check_fits_memory,
+    check_option,
+)
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, ScorestdWarning, warn
 from ..io.atomic import atomic_output
@@ -290,7 +296,7 @@ class ErrorRatePool:
         if path.suffix != ".npz":
             raise OptionError(f"pool must be a .npz file; got {str(path)!r}")
         meta = {"collections": self.collections, "checksums": _checksums(self.cubes)}
-        meta["pair_families"] = self.pair_families  # files without it: vinecopulib
+        meta["pair_families"] = self.pair_families  # older files: UNRECORDED_PAIR_FAMILIES
         arrays = {"meta": np.array(json.dumps(meta))}
         for measure, pool in self._measures.items():
             keys = np.array(list(pool.fitted), dtype=np.int64).reshape(-1, 3)
@@ -307,7 +313,8 @@ class ErrorRatePool:
         fitted with."""
         with np.load(Path(path), allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            pool = cls(collections, pair_families=meta.get("pair_families", "vinecopulib"))
+            pool = cls(collections, pair_families=meta.get("pair_families",
+                                                             UNRECORDED_PAIR_FAMILIES))
             if meta["collections"] != pool.collections:
                 raise OptionError(f"pool file {str(path)!r} was fitted to collections "
                                   f"{meta['collections']}, not {pool.collections}")

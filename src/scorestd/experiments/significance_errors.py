@@ -52,6 +52,7 @@ import xarray as xr
 from scipy import special
 
 from .._options import (
+    UNRECORDED_PAIR_FAMILIES,
     PairFamilies,
     SimulationCopula,
     check_count,
@@ -697,8 +698,7 @@ def error_rates(
     arguments["pair_families"] = pair_families
     study = Study(arguments, len(measures) * len(sizes) * (trials + n_d * trials_type2),
                   folder=results_dir, progress=progress,
-                  # folders written before the key existed were fitted with vinecopulib
-                  absent={"pair_families": "vinecopulib"})
+                  absent={"pair_families": UNRECORDED_PAIR_FAMILIES})
     kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
               "progress": progress, "client": client, "memory": memory, "study": study}
     vine = copula == "vine"
@@ -761,7 +761,7 @@ def error_rates(
              "trials": trials, "trials_type2": trials_type2, "B": B, "seed": seed_record(root),
              "copula": copula, "margin_warnings": warned, "copula_fallbacks": fallbacks,
              "margins": "; ".join(f"{m}: {f}" for m, f in families.items())}
-    if vine:  # which selection made the pair copulas (files without it: vinecopulib)
+    if vine:  # which selection made the pair copulas (older files: UNRECORDED_PAIR_FAMILIES)
         attrs["pair_families"] = pair_families
     return ErrorRates(xr.Dataset(data, coords=coords, attrs=attrs), pool=study_pool)
 

@@ -36,7 +36,7 @@ from scipy import optimize, stats
 from ..kernels.blas import limited_blas
 
 __all__ = ["BicopCandidate", "bicopselect", "bicopselect_candidates", "fit_tawn_type",
-           "preselected_families", "vinecopula_family"]
+           "fitted_candidates", "least_aic", "preselected_families", "vinecopula_family"]
 
 #: VineCopula's family codes (``allfams``).
 ALL_FAMILIES = (0, *range(1, 11), 13, 14, *range(16, 21), 23, 24, *range(26, 31), 33, 34,
@@ -215,7 +215,6 @@ class BicopCandidate:
         return -2 * self.loglik + 2 * self.npars
 
 
-@limited_blas
 def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
                            ) -> list[BicopCandidate]:
     """Every candidate of ``BiCopSelect`` on ``u`` ``(N, 2)``, fitted (VineCopula's
@@ -229,6 +228,24 @@ def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
     >>> cands[0].code, cands[0].aic
     (0, 0.0)
     """
+    return fitted_candidates(u, tawn_bounds=tawn_bounds)[0]
+
+
+@limited_blas
+def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
+                      ) -> tuple[list[BicopCandidate], int]:
+    """:func:`bicopselect_candidates` and how many preselected candidates there were (the
+    difference: the families that failed to fit and were left out), from one
+    preselection.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.multivariate_normal([0, 0], [[1, 0.5], [0.5, 1]], 200)
+    >>> cands, preselected = fitted_candidates(stats.norm.cdf(z))
+    >>> len(cands) == preselected
+    True
+    """
     from .copula import _vine_module
 
     pv = _vine_module()
@@ -236,7 +253,8 @@ def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
     tau = float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
     controls = pv.FitControlsBicop(parametric_method="mle", num_threads=1)
     out = []
-    for code in preselected_families(u, tau):
+    preselected = preselected_families(u, tau)
+    for code in preselected:
         family, rotation, tawn_type = vinecopula_family(code)
         if code == 0:
             out.append(BicopCandidate(0, pv.Bicop(), 0.0, 0))
@@ -254,7 +272,7 @@ def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
             continue
         if np.isfinite(loglik) and np.all(np.isfinite(np.asarray(cop.parameters))):
             out.append(BicopCandidate(code, cop, loglik, npars))
-    return out
+    return out, len(preselected)
 
 
 def bicopselect(u: np.ndarray, *, tawn_bounds: str = "vinecopula") -> BicopCandidate:
@@ -270,5 +288,15 @@ def bicopselect(u: np.ndarray, *, tawn_bounds: str = "vinecopula") -> BicopCandi
     >>> best.code  # the survival Tawn of type 2
     214
     """
-    candidates = bicopselect_candidates(u, tawn_bounds=tawn_bounds)
-    return min(candidates, key=lambda c: c.aic)  # the first of equal AICs, as which.min
+    return least_aic(bicopselect_candidates(u, tawn_bounds=tawn_bounds))
+
+
+def least_aic(candidates: list[BicopCandidate]) -> BicopCandidate:
+    """The candidate of least AIC, the first of equal ones (as R's ``which.min``).
+
+    Examples
+    --------
+    >>> least_aic([BicopCandidate(0, None, 0.0, 0), BicopCandidate(1, None, 3.0, 1)]).code
+    1
+    """
+    return min(candidates, key=lambda c: c.aic)

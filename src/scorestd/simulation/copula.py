@@ -326,12 +326,11 @@ def fit_pair_copula(x: np.ndarray, *, seed: Any, threads: int = 1,
     pv = _vine_module()
     u = np.asfortranarray(pseudo_observations_random_ties(x, np.random.default_rng(seed)))
     if families == "bicopselect":
-        from .bicopselect import bicopselect_candidates, preselected_families
+        from .bicopselect import fitted_candidates, least_aic
 
-        candidates = bicopselect_candidates(u)
-        best = min(candidates, key=lambda c: c.aic)  # the first of equal AICs, as R
+        candidates, preselected = fitted_candidates(u)
         # a candidate that failed to fit is left out: counted, as the fallbacks below
-        return _row(best.copula), len(candidates) < len(preselected_families(u))
+        return _row(least_aic(candidates).copula), len(candidates) < preselected
     families = list(pv.families.parametric)
     try:
         cop = pv.Bicop.from_data(u, controls=_pair_controls(pv, families, threads))

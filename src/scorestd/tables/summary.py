@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._options import UNRECORDED_PAIR_FAMILIES
 from ..errors import ScoreDataError
 from ..io.table import Table
 
@@ -67,7 +68,7 @@ def dependence(attrs: dict) -> str:
         return "Gaussian copula"
     if copula != "vine":
         return ""
-    if attrs.get("pair_families", "vinecopulib") == "bicopselect":
+    if attrs.get("pair_families", UNRECORDED_PAIR_FAMILIES) == "bicopselect":
         return "pair copulas selected as BiCopSelect"
     return "pair copulas selected among pyvinecopulib's families"
 
