@@ -11,7 +11,7 @@ import scorestd
 from scorestd._progress import progress_bar
 from scorestd.errors import OptionError, ScoreDataError
 from scorestd.experiments import checkpoint, significance_errors
-from scorestd.experiments.checkpoint import Study
+from scorestd.experiments.checkpoint import Cell, Study
 from scorestd.experiments.significance_errors import error_rates
 
 
@@ -166,3 +166,95 @@ def test_chunks_computed_together_are_the_chunks_computed_one_by_one(tmp_path, m
         for per_call in (3, 16):
             other = xr.load_dataset(tmp_path / str(per_call) / "c" / f"{chunk:06d}.nc")
             xr.testing.assert_identical(one, other)
+
+
+class Later:
+    """A future of counts computed when its result is asked for (as a cluster's would
+    be), recording when that was."""
+
+    def __init__(self, compute, blocks, kept, log):
+        self.args, self.compute, self.log = (blocks, kept), compute, log
+
+    def result(self):
+        self.log.append(("result", int(self.args[0][0])))
+        return self.compute(*self.args)
+
+
+def test_calls_in_flight_span_cells_and_give_the_same_chunks(tmp_path, monkeypatch):
+    """With calls kept in flight ``ahead`` at a time, the next cells are prepared and their
+    first calls started before the earlier calls' counts are waited for; the chunk files
+    and the totals are those of one call at a time, and each cell reports its totals."""
+    monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 2)
+    kept = {"a": np.array([64] * 5 + [3]), "b": np.array([64, 9]), "c": np.array([64] * 3)}
+    results, files = {}, {}
+    for ahead in (1, 4):
+        log, done = [], {}
+
+        def cells(log=log, done=done, ahead=ahead):
+            for name, k in kept.items():
+                log.append(("prepare", name))
+                compute = counting([])
+                yield Cell(name, k, compute if ahead == 1 else
+                           (lambda blocks, kk, compute=compute: Later(compute, blocks, kk, log)),
+                           done=lambda totals, name=name: done.setdefault(name, totals))
+
+        folder = tmp_path / str(ahead)
+        with Study({"seed": 1}, total=600, folder=folder, progress=False) as study:
+            results[ahead] = study.run_cells(cells(), ahead=ahead, chunks_per_call=1)
+        assert done == results[ahead]
+        files[ahead] = sorted(p.relative_to(folder) for p in folder.glob("*/*.nc"))
+        if ahead == 4:  # cells b and c prepared before a's last chunks were waited for
+            assert log.index(("prepare", "b")) < log.index(("result", 2))
+            assert log.index(("prepare", "c")) < log.index(("result", 4))
+    assert files[1] == files[4] and len(files[1]) == 3 + 1 + 2
+    for name, k in kept.items():
+        assert int(results[4][name]["n"]) == int(k.sum())
+        for key in ("n", "blocks"):
+            np.testing.assert_array_equal(results[4][name][key], results[1][name][key])
+    import xarray as xr
+    for path in files[1]:
+        xr.testing.assert_identical(xr.load_dataset(tmp_path / "1" / path),
+                                    xr.load_dataset(tmp_path / "4" / path))
+
+
+def test_a_study_on_a_cluster_resumes_with_the_same_rates(normal_collection, tmp_path,
+                                                          monkeypatch):
+    """On a cluster, chunks in flight across cells: an interruption keeps the chunks
+    finished (each the same file as in an uninterrupted run), the rerun gives the rates
+    computed in this process, whatever the workers."""
+    distributed = pytest.importorskip("distributed")
+    from scorestd.experiments import engine
+
+    monkeypatch.setattr(checkpoint, "CHUNK_BLOCKS", 2)
+    kw = dict(n_topics=[20, 30], deltas=[0.03, 0.05], tests=["paired_t", "sign", "bootstrap"],
+              trials=300, trials_type2=200, B=200, seed=11)
+    whole = error_rates(normal_collection, results_dir=tmp_path / "whole", **kw)
+    submit = engine.submit_batches
+    submitted = []
+
+    def stop_after_seven(*args, **kwargs):
+        submitted.append(1)
+        if len(submitted) > 7:
+            raise KeyboardInterrupt
+        return submit(*args, **kwargs)
+
+    monkeypatch.setattr(significance_errors, "submit_batches", stop_after_seven)
+    folder = tmp_path / "cluster"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        with pytest.raises(KeyboardInterrupt):
+            error_rates(normal_collection, results_dir=folder, client=client, **kw)
+        written = sorted(p.relative_to(folder) for p in folder.glob("*/*.nc"))
+        assert 0 < len(written) <= 7
+        monkeypatch.setattr(significance_errors, "submit_batches", submit)
+        resumed = error_rates(normal_collection, results_dir=folder, client=client, **kw)
+    for name in ("type1", "power", "type3", "type1_trials", "type2_trials"):
+        np.testing.assert_array_equal(resumed.data[name].values, whole.data[name].values)
+    import xarray as xr
+    files = sorted(p.relative_to(folder) for p in folder.glob("*/*.nc"))
+    assert files == sorted(p.relative_to(tmp_path / "whole")
+                           for p in (tmp_path / "whole").glob("*/*.nc"))
+    for path in files:
+        xr.testing.assert_identical(xr.load_dataset(folder / path),
+                                    xr.load_dataset(tmp_path / "whole" / path))

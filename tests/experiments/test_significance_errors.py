@@ -398,3 +398,35 @@ def test_vine_pair_copulas_fitted_on_a_cluster_give_the_same_rates(monkeypatch):
         remote = error_rates({"a8": cube}, client=client, **kw)
     for name in ("type1", "power", "type3"):
         np.testing.assert_array_equal(remote.data[name].values, local.data[name].values)
+
+
+def test_a_pool_read_from_a_file_fits_the_margins_of_a_measure_when_used(monkeypatch,
+                                                                          tmp_path):
+    """Reading a pool fits no margins (a study fits each measure's when it reaches it,
+    while the cells before still run); the copulas of the measures not used stay in the
+    file it saves."""
+    from scorestd.experiments import error_rate_pool
+
+    cubes = {"adhoc8": scorestd.datasets.load("adhoc8").isel(system=slice(0, 12))}
+    pool = ErrorRatePool(cubes)
+    for measure in ("ap", "p10"):
+        m = pool[measure]
+        m.pair_copulas(np.array([[0, 0, 1], [0, 2, 5]]))
+        m.fallbacks = {"ap": 2, "p10": 3}[measure]
+    path = tmp_path / "pool.npz"
+    pool.save(path)
+    built = []
+    real = error_rate_pool._measure_pool
+    monkeypatch.setattr(error_rate_pool, "_measure_pool",
+                        lambda cubes, measure: built.append(measure) or real(cubes, measure))
+    again = ErrorRatePool.load(path, cubes)
+    assert built == [] and "'ap': 2" in repr(again) and "'p10': 2" in repr(again)
+    ap = again["ap"]
+    assert built == ["ap"] and ap.fallbacks == 2
+    assert {k: v.tolist() for k, v in ap.fitted.items()} == \
+        {k: v.tolist() for k, v in pool["ap"].fitted.items()}
+    again.save(path)  # p10 never used: its copulas kept
+    third = ErrorRatePool.load(path, cubes)
+    assert third["p10"].fallbacks == 3
+    assert {k: v.tolist() for k, v in third["p10"].fitted.items()} == \
+        {k: v.tolist() for k, v in pool["p10"].fitted.items()}

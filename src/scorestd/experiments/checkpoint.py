@@ -19,18 +19,20 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
-from .._progress import progress_bar
+from .._progress import Progress, progress_bar
 from ..errors import OptionError, ScoreDataError
 from ..io.atomic import atomic_netcdf, atomic_output
 
-__all__ = ["CHUNKS_PER_CALL", "CHUNK_BLOCKS", "Study"]
+__all__ = ["CHUNKS_PER_CALL", "CHUNK_BLOCKS", "Cell", "Study"]
 
 #: Blocks of trials per chunk written (with 64-trial blocks: 16,384 trials, seconds of work).
 CHUNK_BLOCKS = 256
@@ -136,44 +138,97 @@ class Study:
         ``kept[b]`` is the number of trials of block ``b`` used; ``compute`` returns the
         counts of each of the given blocks (arrays whose first axis is the blocks, that
         add up), the same for the same blocks. The chunks not read back are computed up
-        to :data:`CHUNKS_PER_CALL` in one call, so that the workers of a cluster never
-        wait for a chunk to be written before the next one starts.
+        to :data:`CHUNKS_PER_CALL` in one call.
         """
         kept = np.asarray(kept)
-        chunks = [np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
-                  for start in range(0, len(kept), CHUNK_BLOCKS)]
-        total: dict[str, np.ndarray] | None = None
-
-        def add(counts: dict[str, np.ndarray]) -> None:
-            nonlocal total
-            total = counts if total is None else {k: total[k] + v for k, v in counts.items()}
-
         # a bar per cell: inside an enclosing job (error_rates) it moves that job's share
         with progress_bar(int(kept.sum()), desc or cell, show=self.show, unit="trial") as bar:
+            return self.run_cells([Cell(cell, kept, compute)], bar=bar)[cell]
+
+    def run_cells(self, cells: Iterable[Cell], *, ahead: int = 1,
+                  chunks_per_call: int | None = None, bar: Progress | None = None
+                  ) -> dict[str, dict[str, np.ndarray]]:
+        """The summed counts of every cell of ``cells``, by name, the cells' chunks kept
+        in flight ``ahead`` at a time.
+
+        ``cells`` may be a generator that prepares each cell when it is asked for the
+        next one. A cell's ``compute`` returns the counts of its blocks, or a future of
+        them (its ``result()``, e.g. a task submitted to a cluster): up to ``ahead`` calls
+        are started before the oldest one's counts are waited for, written and added,
+        so that the workers of a cluster compute while this process writes the chunks
+        of the finished calls and prepares the next cells, and the workers never wait
+        between cells. The counts of a chunk depend only on its blocks, so the totals
+        do not depend on ``ahead`` or on the order the calls finish. ``bar`` moves by the
+        trials of every chunk read back or finished.
+        """
+        per_call = CHUNKS_PER_CALL if chunks_per_call is None else int(chunks_per_call)
+        totals: dict[str, dict[str, np.ndarray]] = {}
+        waiting: deque[tuple[Cell, list[int], list[np.ndarray], Any]] = deque()
+        left: dict[str, int] = {}  # calls of each cell still to add up
+        queue = iter(cells)
+        calls: deque[tuple[Cell, list[int], list[np.ndarray]]] = deque()
+
+        def add(name: str, counts: Mapping[str, np.ndarray]) -> None:
+            old = totals.get(name)
+            totals[name] = (dict(counts) if old is None
+                            else {k: old[k] + v for k, v in counts.items()})
+
+        def next_cell() -> bool:
+            cell = next(queue, None)
+            if cell is None:
+                return False
+            kept = np.asarray(cell.kept)
+            chunks = [np.arange(start, min(start + CHUNK_BLOCKS, len(kept)))
+                      for start in range(0, len(kept), CHUNK_BLOCKS)]
             missing = []
             for chunk, blocks in enumerate(chunks):
-                counts = self._read(cell, chunk, blocks, kept)
+                counts = self._read(cell.name, chunk, blocks, kept)
                 if counts is None:
                     missing.append(chunk)
                     continue
-                bar.advance(int(kept[blocks].sum()))  # a chunk done before counts as done
-                add(counts)
-            # the missing chunks in calls of about equal size, none over CHUNKS_PER_CALL
-            calls = -(-len(missing) // CHUNKS_PER_CALL)
-            for group in np.array_split(np.asarray(missing, dtype=int), max(calls, 1)):
-                if not len(group):
-                    continue
-                blocks = np.concatenate([chunks[c] for c in group])
-                per_block = {k: np.asarray(v) for k, v in compute(blocks, kept[blocks]).items()}
-                first = 0
-                for chunk in group:
-                    rows = slice(first, first + len(chunks[chunk]))
-                    first = rows.stop
-                    counts = {k: v[rows].sum(axis=0) for k, v in per_block.items()}
-                    self._write(cell, int(chunk), chunks[chunk], kept, counts)
-                    bar.advance(int(kept[chunks[chunk]].sum()))
-                    add(counts)
-        return total
+                _advance(bar, int(kept[blocks].sum()))  # a chunk done before counts as done
+                add(cell.name, counts)
+            # the missing chunks in calls of about equal size, none over per_call
+            groups = [g for g in np.array_split(np.asarray(missing, dtype=int),
+                                                max(-(-len(missing) // per_call), 1)) if len(g)]
+            left[cell.name] = len(groups)
+            for group in groups:
+                calls.append((cell, [int(c) for c in group], chunks))
+            if not groups:
+                cell.done(totals.get(cell.name))
+            return True
+
+        def start() -> None:
+            while len(waiting) < max(1, ahead):
+                if not calls and not next_cell():
+                    return
+                if calls:
+                    cell, group, chunks = calls.popleft()
+                    blocks = np.concatenate([chunks[c] for c in group])
+                    kept = np.asarray(cell.kept)
+                    waiting.append((cell, group, chunks, cell.compute(blocks, kept[blocks])))
+
+        start()
+        while waiting:
+            cell, group, chunks, pending = waiting.popleft()
+            running = hasattr(pending, "result")  # a future: computed elsewhere
+            per_block = {k: np.asarray(v) for k, v in
+                         (pending.result() if running else pending).items()}
+            if running:
+                start()  # the next calls run while this one's chunks are written
+            kept, first = np.asarray(cell.kept), 0
+            for chunk in group:
+                rows = slice(first, first + len(chunks[chunk]))
+                first = rows.stop
+                counts = {k: v[rows].sum(axis=0) for k, v in per_block.items()}
+                self._write(cell.name, chunk, chunks[chunk], kept, counts)
+                _advance(bar, int(kept[chunks[chunk]].sum()))
+                add(cell.name, counts)
+            left[cell.name] -= 1
+            if not left[cell.name]:
+                cell.done(totals[cell.name])
+            start()
+        return totals
 
     def _path(self, cell: str, chunk: int) -> Path:
         return self.folder / re.sub(r"[^\w.=-]+", "_", cell) / f"{chunk:06d}.nc"
@@ -207,6 +262,23 @@ class Study:
                  "first_block": int(blocks[0]), "blocks": len(blocks),
                  "trials": int(kept[blocks].sum())}
         atomic_netcdf(xr.Dataset(data, attrs=attrs), path)  # Ctrl-C held over HDF5
+
+
+@dataclass
+class Cell:
+    """One cell of a :class:`Study`: its name, the trials kept of each of its blocks, and
+    ``compute(blocks, kept)``: the counts of each of the given blocks, or a future of
+    them. ``done(totals)`` is called with the cell's summed counts once they are all in."""
+
+    name: str
+    kept: np.ndarray
+    compute: Callable[[np.ndarray, np.ndarray], Any]
+    done: Callable[[Mapping[str, np.ndarray] | None], None] = lambda totals: None
+
+
+def _advance(bar: Progress | None, trials: int) -> None:
+    if bar is not None:
+        bar.advance(trials)
 
 
 def _plain(value: Any) -> Any:

@@ -51,7 +51,7 @@ from ..kernels.workspace import Workspace, reusing_buffers
 
 __all__ = ["DEFAULT_MEMORY", "MEMORY_ENV", "TrialDraws", "batch_slices", "draw_trials",
            "experiment_root", "memory_budget",
-           "run_batches", "trials_per_batch"]
+           "run_batches", "submit_batches", "trials_per_batch"]
 
 #: Trials per batch when neither the batch size nor the bytes of a trial are known.
 DEFAULT_BATCH_SIZE = 50
@@ -396,6 +396,18 @@ def _keep_freed_memory() -> bool:
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     return bool(mallopt(_M_MMAP_THRESHOLD, _WORKER_MMAP_THRESHOLD)
                 and mallopt(_M_TRIM_THRESHOLD, _WORKER_TRIM_THRESHOLD))
+
+
+def submit_batches(client: Any, compute: Callable[..., Mapping[str, np.ndarray]], data: Any,
+                   batch_size: int, *indices: np.ndarray) -> Any:
+    """One task on ``client`` that runs ``compute(data, *batch_indices)`` on the batches
+    of ``indices`` (as :func:`run_batches` does on a cluster) and concatenates them: its
+    future. ``data`` may hold futures (e.g. arrays scattered once to every worker).
+
+    For jobs that keep a cluster fed with tasks of their own (a study's chunks,
+    submitted ahead of the ones finishing: :meth:`~scorestd.experiments.checkpoint.Study.run_cells`).
+    """
+    return client.submit(_worker_task, compute, data, int(batch_size), *indices, pure=False)
 
 
 def _worker_task(compute, data, batch_size, *indices) -> dict[str, np.ndarray]:

@@ -267,6 +267,9 @@ class ErrorRatePool:
         self.cubes = dict(collections)
         self.pair_families = check_option(pair_families, PairFamilies, "pair_families")
         self._measures: dict[str, MeasurePool] = {}
+        # pair copulas read from a file (keys, rows, fallbacks), by measure: the margins
+        # of a measure are fitted when a study first asks for it
+        self._saved: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
 
     @property
     def collections(self) -> list[str]:
@@ -275,12 +278,17 @@ class ErrorRatePool:
 
     def __getitem__(self, measure: str) -> MeasurePool:
         if measure not in self._measures:
-            self._measures[measure] = _measure_pool(self.cubes, measure)
-            self._measures[measure].pair_families = self.pair_families
+            pool = _measure_pool(self.cubes, measure)
+            pool.pair_families = self.pair_families
+            if measure in self._saved:
+                keys, rows, pool.fallbacks = self._saved.pop(measure)
+                pool.fitted.update(zip(map(tuple, keys.tolist()), rows, strict=True))
+            self._measures[measure] = pool
         return self._measures[measure]
 
     def __repr__(self) -> str:
         fitted = {m: len(p.fitted) for m, p in self._measures.items()}
+        fitted.update({m: len(keys) for m, (keys, _, _) in self._saved.items()})
         return (f"<ErrorRatePool of {self.collections}: pair copulas ({self.pair_families}) "
                 f"fitted {fitted}>")
 
@@ -298,6 +306,9 @@ class ErrorRatePool:
         meta = {"collections": self.collections, "checksums": _checksums(self.cubes)}
         meta["pair_families"] = self.pair_families  # older files: UNRECORDED_PAIR_FAMILIES
         arrays = {"meta": np.array(json.dumps(meta))}
+        for measure, (keys, rows, fallbacks) in self._saved.items():  # read, not used
+            arrays[f"{measure}.keys"], arrays[f"{measure}.rows"] = keys, rows
+            arrays[f"{measure}.fallbacks"] = np.array(fallbacks)
         for measure, pool in self._measures.items():
             keys = np.array(list(pool.fitted), dtype=np.int64).reshape(-1, 3)
             rows = np.array(list(pool.fitted.values())).reshape(-1, _ROW)
@@ -326,10 +337,8 @@ class ErrorRatePool:
             for key in data.files:
                 if key.endswith(".keys"):
                     measure = key[:-len(".keys")]
-                    m = pool[measure]
-                    keys, rows = data[key], data[f"{measure}.rows"]
-                    m.fitted.update(zip(map(tuple, keys.tolist()), rows, strict=True))
-                    m.fallbacks = int(data[f"{measure}.fallbacks"])
+                    pool._saved[measure] = (data[key], data[f"{measure}.rows"],
+                                            int(data[f"{measure}.fallbacks"]))
         return pool
 
 

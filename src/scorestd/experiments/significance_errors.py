@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,8 +77,8 @@ from ..score_cube import collection_of, validate
 from ..simulation import _random
 from ..simulation.transform import apply_transform, solve_mean_transform
 from ._common import collection_from
-from .checkpoint import Study
-from .engine import run_batches
+from .checkpoint import Cell, Study
+from .engine import run_batches, submit_batches
 from .error_rate_comparison import compare_error_rates
 from .error_rate_pool import ErrorRatePool, MeasurePool, prepare_collection, resolve_pool
 from .result import ALPHAS, Experiment
@@ -96,6 +96,10 @@ ERROR_RATE_TESTS: tuple[str, ...] = ("paired_t", "wilcoxon", "sign", "permutatio
 DELTAS: tuple[float, ...] = tuple(np.round(np.arange(1, 11) * 0.01, 2))
 TAILS = (1, 2)
 _SIGN_MIN_DIFF = 0.01
+#: Chunks of a study in flight per worker of a cluster (each chunk one task of seconds):
+#: enough that the workers compute while this process writes the finished chunks and
+#: prepares the next cells (designs, pair copulas), so that they never wait between cells.
+TASKS_AHEAD_PER_WORKER = 3
 
 
 @dataclass
@@ -295,36 +299,63 @@ def _batch(data: dict[str, Any], blocks: np.ndarray, keep: np.ndarray) -> dict[s
             "valid": per_block(ok, 1).T}
 
 
+def _blocks(trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """The blocks of a cell of ``trials`` trials and the trials kept of each."""
+    blocks = np.arange(-(-trials // _random.BLOCK))
+    return blocks, np.minimum(trials - blocks * _random.BLOCK, _random.BLOCK)
+
+
+def _fit_drawn(design: _Design, pool: MeasurePool, runs: Sequence[tuple[Any, int]], client,
+               memory) -> None:
+    """Fit the pair copulas the trials of ``runs`` (root seed, blocks) draw, once per pool
+    (the rows of the pairs no trial draws stay 0)."""
+    if design.keys is None:
+        return
+    # whole blocks: a block draws all its trials' pairs, the last one's unused ones too
+    drawn = np.unique(np.concatenate([
+        _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1]
+        for root, n_blocks in runs for b in range(n_blocks)]))
+    design.copulas = np.zeros((len(design.keys), 6))
+    ordered = np.sort(design.keys[drawn, 1:], axis=1)
+    design.copulas[drawn] = pool.pair_copulas(
+        np.column_stack([design.keys[drawn, 0], ordered]), client, memory)
+
+
 def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *, tests,
-         alphas, B, batch_size, progress, client, memory, desc, study: Study | None = None,
-         cell: str = "") -> dict[str, np.ndarray]:
-    n_blocks = -(-trials // _random.BLOCK)
-    blocks = np.arange(n_blocks)
-    keep = np.minimum(trials - blocks * _random.BLOCK, _random.BLOCK)
-    if design.keys is not None:  # fit the pair copulas the trials draw (once per pool)
-        # whole blocks: a block draws all its trials' pairs, the last one's unused ones too
-        drawn = np.unique(np.concatenate([
-            _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1]
-            for b in blocks]))
-        design.copulas = np.zeros((len(design.keys), 6))
-        ordered = np.sort(design.keys[drawn, 1:], axis=1)
-        design.copulas[drawn] = pool.pair_copulas(
-            np.column_stack([design.keys[drawn, 0], ordered]), client, memory)
+         alphas, B, batch_size, progress, client, memory, desc) -> dict[str, np.ndarray]:
+    """The summed counts of one cell's trials, computed at once (no study)."""
+    blocks, keep = _blocks(trials)
+    _fit_drawn(design, pool, [(root, len(blocks))], client, memory)
     data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
             "support": pool.support, "B": B, "root": root}
-    if study is not None:  # one progress bar over the whole study; chunks saved as they end
-        return study.run(cell, keep, functools.partial(
-            _block_counts, data=data, batch_size=batch_size, client=client), desc)
     out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
                       progress=progress, client=client, desc=desc)
     return {k: v.sum(axis=0) for k, v in out.items()}
 
 
-def _block_counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size, client
+def _design_cells(design: _Design, pool: MeasurePool, runs: Sequence[tuple[str, int, int, Any]],
+                  *, tests, alphas, B, batch_size, client, memory) -> Iterator[Cell]:
+    """The study cells ``(name, n_topics, trials, root seed)`` of one design: its pair
+    copulas fitted for all of them at once, and with a cluster sent to every worker once
+    (the cells then run as tasks that read it)."""
+    runs = [(name, n, root, *_blocks(trials)) for name, n, trials, root in runs]
+    _fit_drawn(design, pool, [(root, len(blocks)) for _, _, root, blocks, _ in runs], client,
+               memory)
+    shared = design if client is None else client.scatter([design], broadcast=True)[0]
+    for name, n, root, _, keep in runs:
+        data = {"design": shared, "n_topics": n, "tests": tuple(tests), "alphas": alphas,
+                "support": pool.support, "B": B, "root": root}
+        compute = (functools.partial(_block_counts, data=data, batch_size=batch_size)
+                   if client is None else
+                   functools.partial(submit_batches, client, _batch, data, batch_size))
+        yield Cell(name, keep, compute)
+
+
+def _block_counts(blocks: np.ndarray, keep: np.ndarray, *, data, batch_size
                   ) -> dict[str, np.ndarray]:
-    """The counts of each block (first axis), for a study's chunks."""
+    """The counts of each block (first axis), for a study's chunks, in this process."""
     return run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
-                       progress=False, client=client)
+                       progress=False)
 
 
 @dataclass(frozen=True, repr=False)
@@ -699,44 +730,56 @@ def error_rates(
     study = Study(arguments, len(measures) * len(sizes) * (trials + n_d * trials_type2),
                   folder=results_dir, progress=progress,
                   absent={"pair_families": UNRECORDED_PAIR_FAMILIES})
-    kwargs = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
-              "progress": progress, "client": client, "memory": memory, "study": study}
+    cell_options = {"tests": tests, "alphas": alphas_arr, "B": B, "batch_size": batch_size,
+                    "client": client, "memory": memory}
     vine = copula == "vine"
     fallbacks = 0
     # one bar over the study: fitting a collection's margins costs about as much as
     # 2000 trials (measured on adhoc8, ap, five tests, B = 2000)
     fit_cost = 2000 * len(cubes)
     total = len(measures) * (fit_cost + len(sizes) * (trials + n_d * trials_type2))
-    with progress_bar(total, "error rates", show=progress, unit=None) as job:
+
+    def cells() -> Iterator[Cell]:
+        """Every cell of the study, each measure's margins, designs and pair copulas
+        made when the study asks for its first cell (the cells before still running)."""
+        nonlocal warned, fallbacks
         for m, measure in enumerate(measures):
             with job.part(fit_cost):
                 pool = study_pool[measure]
             warned += pool.failures
             families[measure] = pool.families
             before = pool.fallbacks
-            design = _type1_design(pool, vine)
-            for k, n in enumerate(sizes):
-                child = child_sequence(root, m, k, 0)
-                with job.part(trials):
-                    out = _run(design, pool, n, trials, child, desc=f"type I {measure} n={n}",
-                               cell=f"type1_{measure}_n{n}", **kwargs)
-                valid1[m, k] = out["valid"]
-                type1[m, k] = out["reject"] / out["valid"][:, None, None]
+            yield from _design_cells(
+                _type1_design(pool, vine), pool,
+                [(f"type1_{measure}_n{n}", n, trials, child_sequence(root, m, k, 0))
+                 for k, n in enumerate(sizes)], **cell_options)
             for j in range(n_d):
-                design2 = _type2_design(pool, float(deltas_arr[j]), vine)
-                for k, n in enumerate(sizes):
-                    child = child_sequence(root, m, k, j + 1)
-                    with job.part(trials_type2):
-                        out = _run(design2, pool, n, trials_type2, child,
-                                   desc=f"type II {measure} n={n} δ={deltas_arr[j]:g}",
-                                   cell=f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}",
-                                   **kwargs)
-                    valid2[m, k, j] = out["valid"]
-                    power[m, k, j] = out["reject"] / out["valid"][:, None, None]
-                    type3[m, k, j] = out["wrong"] / out["valid"][:, None]
+                yield from _design_cells(
+                    _type2_design(pool, float(deltas_arr[j]), vine), pool,
+                    [(f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}", n, trials_type2,
+                      child_sequence(root, m, k, j + 1)) for k, n in enumerate(sizes)],
+                    **cell_options)
             fallbacks += pool.fallbacks - before
             if pool_path is not None and vine:
                 study_pool.save(pool_path)  # every measure's fits kept as soon as done
+
+    with progress_bar(total, "error rates", show=progress, unit=None) as job:
+        if client is None:
+            counts = study.run_cells(cells(), bar=job)
+        else:  # the workers kept fed across cells: chunks in flight, one task each
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            counts = study.run_cells(cells(), ahead=TASKS_AHEAD_PER_WORKER * workers,
+                                     chunks_per_call=1, bar=job)
+    for m, measure in enumerate(measures):
+        for k, n in enumerate(sizes):
+            out = counts[f"type1_{measure}_n{n}"]
+            valid1[m, k] = out["valid"]
+            type1[m, k] = out["reject"] / out["valid"][:, None, None]
+            for j in range(n_d):
+                out = counts[f"type2_{measure}_n{n}_delta{deltas_arr[j]:g}"]
+                valid2[m, k, j] = out["valid"]
+                power[m, k, j] = out["reject"] / out["valid"][:, None, None]
+                type3[m, k, j] = out["wrong"] / out["valid"][:, None]
     study.close()
     coords = {"measure": list(measures), "n_topics": sizes, "test": list(tests),
               "tails": list(TAILS), "alpha": alphas_arr}
