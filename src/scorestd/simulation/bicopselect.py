@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from ..kernels.blas import limited_blas
 
@@ -90,10 +90,10 @@ def preselected_families(u: np.ndarray, tau: float | None = None) -> list[int]:
     """
     u = np.asarray(u, dtype=np.float64)
     if tau is None:
-        tau = float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
+        tau = _kendall_tau(u)
     if tau == 0 or not np.isfinite(tau):
         return list(ALL_FAMILIES)
-    x = stats.norm.ppf(u)
+    x = special.ndtri(u)  # stats.norm.ppf's numbers, without its checks
     if tau > 0:
         upper, lower = _quadrant_corr(x, 1, 1), _quadrant_corr(x, -1, -1)
         if np.isnan(upper) or np.isnan(lower):
@@ -129,10 +129,40 @@ def _quadrant_corr(x: np.ndarray, s1: int, s2: int) -> float:
     """Pearson correlation of the normal scores in one quadrant (``NaN`` where R's
     ``cor`` gives ``NA`` or fails: fewer than 2 points or a constant column)."""
     keep = (s1 * x[:, 0] > 0) & (s2 * x[:, 1] > 0)
-    q = x[keep]
-    if len(q) < 2 or np.ptp(q[:, 0]) == 0 or np.ptp(q[:, 1]) == 0:
+    q = x[keep].T.copy()  # (2, m), as np.corrcoef stacks its two arguments
+    if q.shape[1] < 2 or np.ptp(q[0]) == 0 or np.ptp(q[1]) == 0:
         return np.nan
-    return float(np.corrcoef(q[:, 0], q[:, 1])[0, 1])
+    # np.corrcoef's operations in its order (the same number, without its checks)
+    q -= q.mean(axis=1)[:, None]
+    c = np.dot(q, q.T)
+    c *= np.true_divide(1, np.float64(q.shape[1]) - 1)
+    sd = np.sqrt(np.diag(c))
+    return float(np.clip(c[0, 1] / sd[0] / sd[1], -1, 1))
+
+
+def _kendall_tau(u: np.ndarray) -> float:
+    """Kendall's τ of the two columns of ``u`` ``(N, 2)``: ``scipy.stats.kendalltau``'s
+    number, bit for bit (its τ_b formula), counted directly when neither column has a
+    tie or a NaN (pseudo-observations with ties broken: a fit's every call), else
+    computed by scipy.
+
+    Examples
+    --------
+    >>> u = np.array([[0.1, 0.2], [0.4, 0.3], [0.3, 0.9], [0.8, 0.7]])
+    >>> _kendall_tau(u) == float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
+    True
+    """
+    a, b = u[:, 0], u[:, 1]
+    n = len(a)
+    sa, sb = np.sort(a), np.sort(b)
+    if n < 2 or np.isnan(sa[-1]) or np.isnan(sb[-1]) or np.any(sa[1:] == sa[:-1]) \
+            or np.any(sb[1:] == sb[:-1]):
+        return float(stats.kendalltau(a, b).statistic)
+    by_a = b[np.argsort(a)]
+    discordant = int(np.count_nonzero(np.triu(by_a[:, None] > by_a[None, :], 1)))
+    total = n * (n - 1) // 2
+    tau = (total - 2 * discordant) / np.sqrt(total) / np.sqrt(total)
+    return float(np.minimum(1.0, max(-1.0, tau)))
 
 
 def _tawn(pv: Any, tawn_type: int, rotation: int, theta: float, psi: float) -> Any:
@@ -181,7 +211,7 @@ def fit_tawn_type(u: np.ndarray, tawn_type: int, rotation: int, *, tau: float | 
     pv = _vine_module()
     u = np.asfortranarray(np.asarray(u, dtype=np.float64))
     if tau is None:
-        tau = float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
+        tau = _kendall_tau(u)
     a = abs(tau)
     if bounds == "vinecopula":
         box = [_THETA_BOUNDS, (max(a - 0.1, _PSI_BOUNDS[0]), min(a + 0.2, _PSI_BOUNDS[1]))]
@@ -282,7 +312,7 @@ def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
 
     pv = _vine_module()
     u = np.asfortranarray(np.asarray(u, dtype=np.float64))
-    tau = float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
+    tau = _kendall_tau(u)
     controls = pv.FitControlsBicop(parametric_method="mle", num_threads=1)
     out = []
     preselected = preselected_families(u, tau)
