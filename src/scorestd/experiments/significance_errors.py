@@ -66,13 +66,13 @@ from .._options import (
 from .._progress import progress_bar
 from ..dims import MEASURE
 from ..errors import OptionError, ScoreDataError, warn
-from ..measures import find_measure
 from ..io.figures import save_figure
 from ..io.netcdf import content_digest
 from ..kernels import pair_copulas
 from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
 from ..mapping import check_shared_extra_dims, map_slices, maps_extra_dims
+from ..measures import find_measure
 from ..models._grid import stacked, table_inverse
 from ..score_cube import collection_of, validate
 from ..simulation import _random
