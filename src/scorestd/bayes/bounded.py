@@ -125,14 +125,15 @@ def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> None:
     """Fill each row ``out[k]`` of a 2-D array with independent standard normals from
     ``gens[k]`` (and from it only).
 
-    The Box–Muller transform (Box & Muller 1958) of an exponential radius and a uniform
-    angle: R = √(2E), E ~ Exp(1), and Θ ~ U(0, 2π) give R cos Θ and R sin Θ, two
-    independent N(0, 1). Drawn and transformed in single precision (numpy's float32
-    ziggurat exponential and uniform: a relative rounding of the draws below 1e-7; the
-    exponential's largest value, about 24.3, bounds |x| by 7.0, which a normal exceeds
-    with probability 3e-12), then stored in double: vectorised over the rows,
-    about three times as fast as numpy's double ziggurat ``standard_normal`` here, which
-    matters where a whole score matrix of latent values is drawn at every iteration.
+    The Box–Muller transform (Box & Muller 1958): two independent uniforms U on (0, 1]
+    and V on [0, 1) give √(−2 log U)·cos 2πV and √(−2 log U)·sin 2πV, two independent
+    N(0, 1). Each pair is made from one 64-bit output of the generator's bit generator
+    (its two 32-bit halves, U = (i + ½)/2³², V = j/2³²), transformed in single precision
+    (a relative rounding of the draws below 1e-7; the smallest U, 2⁻³³, bounds |x| by
+    6.76, which a normal exceeds with probability 1.4e-11), then stored in double:
+    vectorised over the rows, about four times as fast as numpy's double ziggurat
+    ``standard_normal`` here, which matters where a whole score matrix of latent values
+    is drawn at every iteration.
 
     Examples
     --------
@@ -143,14 +144,17 @@ def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> None:
     """
     rows, n = out.shape
     half = (n + 1) // 2
-    radius = np.empty((rows, half), np.float32)
-    angle = np.empty((rows, half), np.float32)
+    words = np.empty((rows, 2 * half), np.uint32)
     for k, gen in enumerate(gens):
-        gen.standard_exponential(out=radius[k], dtype=np.float32)
-        gen.random(out=angle[k], dtype=np.float32)
-    radius *= np.float32(2.0)
+        words[k] = gen.bit_generator.random_raw(half).view(np.uint32)
+    uniform = words.astype(np.float32)
+    radius, angle = uniform[:, :half], uniform[:, half:]
+    radius += np.float32(0.5)
+    radius *= np.float32(2.0 ** -32)
+    np.log(radius, out=radius)
+    radius *= np.float32(-2.0)
     np.sqrt(radius, out=radius)
-    angle *= np.float32(2.0 * np.pi)
+    angle *= np.float32(2.0 * np.pi * 2.0 ** -32)
     np.multiply(radius, np.cos(angle), out=out[:, :half])
     np.multiply(radius[:, :n - half], np.sin(angle[:, :n - half]), out=out[:, half:])
 
