@@ -21,6 +21,7 @@ import resource
 import shutil
 import tempfile
 import time
+from itertools import pairwise
 from pathlib import Path
 
 from scorestd.experiments import checkpoint
@@ -78,7 +79,7 @@ def main() -> None:
     for worker, spans in sorted(by_worker.items()):
         spans.sort()
         busy = sum(b - a for a, b in spans)
-        gaps = sorted(((b0 - a1, a1 - t_start) for (_, a1), (b0, _) in zip(spans, spans[1:])),
+        gaps = sorted(((b0 - a1, a1 - t_start) for (_, a1), (b0, _) in pairwise(spans)),
                       reverse=True)
         idle = span - busy
         print(f"{worker}: computing {busy:.1f} s ({busy / span:.1%} of the study call), "

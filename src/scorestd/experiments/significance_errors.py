@@ -327,11 +327,17 @@ def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *
     """The summed counts of one cell's trials, computed at once (no study)."""
     blocks, keep = _blocks(trials)
     _fit_drawn(design, pool, [(root, len(blocks))], client, memory)
-    data = {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
-            "support": pool.support, "B": B, "root": root}
+    data = _cell_data(design, pool, n_topics, root, tests, alphas, B)
     out = run_batches(_batch, (blocks, keep), data=data, batch_size=batch_size,
                       progress=progress, client=client, desc=desc)
     return {k: v.sum(axis=0) for k, v in out.items()}
+
+
+def _cell_data(design: Any, pool: MeasurePool, n_topics: int, root, tests, alphas, B
+               ) -> dict[str, Any]:
+    """What :func:`_batch` reads of a cell (``design`` may be a future of it)."""
+    return {"design": design, "n_topics": n_topics, "tests": tuple(tests), "alphas": alphas,
+            "support": pool.support, "B": B, "root": root}
 
 
 def _design_cells(design: _Design, pool: MeasurePool, runs: Sequence[tuple[str, int, int, Any]],
@@ -344,8 +350,7 @@ def _design_cells(design: _Design, pool: MeasurePool, runs: Sequence[tuple[str, 
                memory)
     shared = design if client is None else client.scatter([design], broadcast=True)[0]
     for name, n, root, _, keep in runs:
-        data = {"design": shared, "n_topics": n, "tests": tuple(tests), "alphas": alphas,
-                "support": pool.support, "B": B, "root": root}
+        data = _cell_data(shared, pool, n, root, tests, alphas, B)
         compute = (functools.partial(_block_counts, data=data, batch_size=batch_size)
                    if client is None else
                    functools.partial(submit_batches, client, _batch, data, batch_size))
