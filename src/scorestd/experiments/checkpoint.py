@@ -36,9 +36,10 @@ __all__ = ["CHUNKS_PER_CALL", "CHUNK_BLOCKS", "Cell", "Study"]
 
 #: Blocks of trials per chunk written (with 64-trial blocks: 16,384 trials, seconds of work).
 CHUNK_BLOCKS = 256
-#: Chunks computed in one call at most: a cluster's workers stay busy across chunks (one
-#: call per chunk left them idle a quarter of the time while each chunk was gathered,
-#: written and the next one submitted); an interruption loses at most this many chunks.
+#: Chunks computed in one call at most, in this process (fewer, longer calls); an
+#: interruption loses at most this many chunks. On a cluster each chunk is a call of its
+#: own, several kept in flight (:meth:`Study.run_cells`), so that the workers never wait
+#: for chunks to be gathered and written.
 CHUNKS_PER_CALL = 16
 _MANIFEST = "study.json"
 _ABSENT = object()
