@@ -50,6 +50,29 @@ def test_arviz_object_carries_log_likelihood_and_predictive_groups(fits):
     assert float(ours.elpd_loo) == pytest.approx(lppd - float(ours.p_loo), rel=1e-9)
 
 
+@pytest.mark.filterwarnings("ignore:Estimated shape parameter:UserWarning")
+@pytest.mark.parametrize("likelihood", ["normal", "censored", "hurdle"])
+def test_vectorised_psis_loo_equals_arviz_loo_on_the_same_data(fits, likelihood):
+    import arviz
+
+    from scorestd.bayes.comparison import _loo_data, _pointwise_loo
+
+    fit = fits[likelihood]
+    ours = _pointwise_loo(fit, "2MiB", "all").elpd
+    data, _ = _loo_data(fit, "2MiB", "all")
+    if int(arviz.__version__.split(".")[0]) >= 1:  # (arviz's own loo is called there)
+        pytest.skip("the vectorised PSIS serves arviz 0.x")
+    theirs = arviz.loo(data, pointwise=True)
+    for key in ("elpd_loo", "se", "p_loo"):
+        assert float(ours[key]) == pytest.approx(float(theirs[key]), rel=1e-10), key
+    for key in ("n_samples", "n_data_points", "warning", "scale", "good_k"):
+        assert ours[key] == theirs[key], key
+    np.testing.assert_allclose(ours["loo_i"].values, theirs["loo_i"].values, rtol=1e-10)
+    np.testing.assert_allclose(ours["pareto_k"].values, theirs["pareto_k"].values,
+                               rtol=1e-10, atol=1e-12)
+    assert ours["loo_i"].dims == theirs["loo_i"].dims
+
+
 @QUIET
 def test_compare_likelihoods_reports_rank_agreement_and_changed_decisions(fits):
     res = scorestd.compare_likelihoods(fits)

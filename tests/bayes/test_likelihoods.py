@@ -193,7 +193,9 @@ def test_truncated_normal_draws_follow_scipy_truncnorm():
 
 def test_standard_normals_follow_the_normal_law_each_row_from_its_generator():
     out = np.empty((3, 60001))
-    standard_normals([np.random.default_rng(k) for k in range(3)], out)
+    squares = standard_normals([np.random.default_rng(k) for k in range(3)], out)
+    # the sums of squares returned are those of the rows (from the radii; odd length)
+    np.testing.assert_allclose(squares, np.sum(out ** 2, axis=1), rtol=1e-6)
     x = out.ravel()
     n = x.size
     assert stats.kstest(x, "norm").pvalue > 1e-3

@@ -178,8 +178,22 @@ def test_bad_arguments(normal_collection):
         error_rates({"n": normal_collection})
     with pytest.raises(OptionError, match="test must be one of"):
         error_rates({"n": normal_collection}, tests=["t"], seed=1)
-    with pytest.raises(scorestd.ScoreDataError, match="no collection has .* measure 'ap'"):
+    with pytest.raises(scorestd.ScoreDataError,
+                       match=r"unknown measure 'ap'; the measures of the collections: \['score'\]"):
         error_rates({"n": normal_collection}, measures=["ap"], trials=64, deltas=None, seed=1)
+
+
+def test_a_measure_is_labelled_as_the_collections_spell_it_and_studied_once():
+    kw = dict(n_topics=[10], deltas=None, tests=["paired_t"], trials=64, copula="gaussian",
+              seed=1)
+    # the bundled collections spell average precision "ap"; asked for as "AP" (ir_measures)
+    res = error_rates(["adhoc8"], measures=["AP"], **kw)
+    assert res.data["measure"].values.tolist() == ["ap"]
+    same = error_rates(["adhoc8"], measures=["ap"], **kw)
+    np.testing.assert_array_equal(res.data["type1"].values, same.data["type1"].values)
+    with pytest.raises(OptionError, match=r"measures 'AP' and 'map' are the same measure "
+                                          r"\('ap' in the collections\)"):
+        error_rates(["adhoc8"], measures=["AP", "map"], **kw)
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [

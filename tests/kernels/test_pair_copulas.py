@@ -136,7 +136,7 @@ def test_gamma_frailty_follows_scipy_gamma(shape):
     assert stats.kstest(g, stats.gamma(shape).cdf).pvalue > 1e-3
 
 
-@pytest.mark.parametrize(("name", "par", "rotation"), ROTATED + [("indep", [], 0)])
+@pytest.mark.parametrize(("name", "par", "rotation"), [*ROTATED, ("indep", [], 0)])
 def test_rotated_hfunc1_and_hinv2_equal_pyvinecopulib(name, par, rotation):
     # the conditional functions a vine's inverse Rosenblatt transform uses, edge by edge
     u = np.asfortranarray(np.random.default_rng(6).uniform(0.001, 0.999, (500, 2)))

@@ -16,6 +16,7 @@ import pytest
 import pyvinecopulib as pv
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import optimize, stats
 
 from scorestd.errors import OptionError
 from scorestd.experiments.error_rate_pool import ErrorRatePool, resolve_pool
@@ -232,3 +233,55 @@ def test_error_rates_with_bicopselect_families():
         error_rates({"a8": cube}, pair_families="all", **kw)
     with pytest.raises(OptionError, match="not pair_families='vinecopulib'"):
         error_rates({"a8": cube}, pool=res.pool, pair_families="vinecopulib", **kw)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 70), levels=st.integers(1, 200),
+       nan=st.booleans())
+def test_kendall_tau_is_scipys_number_bit_for_bit(seed, n, levels, nan):
+    # tie-free columns take the direct count; ties, NaN and n < 2 go to scipy
+    rng = np.random.default_rng(seed)
+    u = rng.integers(0, levels, (n, 2)) / levels + rng.random((n, 2)) * (levels > 100)
+    if nan and n:
+        u[rng.integers(n), rng.integers(2)] = np.nan
+    expected = float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
+    assert np.array_equal(bs._kendall_tau(u), expected, equal_nan=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 60),
+       quadrant=st.sampled_from([(1, 1), (-1, -1), (1, -1), (-1, 1)]))
+def test_quadrant_correlation_is_numpys_corrcoef_bit_for_bit(seed, n, quadrant):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, 2)) + rng.standard_normal((n, 1))
+    keep = (quadrant[0] * x[:, 0] > 0) & (quadrant[1] * x[:, 1] > 0)
+    q = x[keep]
+    if len(q) < 2:
+        expected = np.nan
+    else:
+        expected = float(np.corrcoef(q[:, 0], q[:, 1])[0, 1])
+    assert np.array_equal(bs._quadrant_corr(x, *quadrant), expected, equal_nan=True)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), tawn_type=st.sampled_from([1, 2]),
+       rotation=st.sampled_from([0, 90, 180, 270]))
+def test_tawn_fit_takes_scipys_own_finite_difference_path(seed, tawn_type, rotation):
+    # the reference: L-BFGS-B left to compute its gradient itself, a new copula at
+    # every point; the fit must give the same parameters, bit for bit
+    u = bs._tawn(pv, tawn_type, rotation, 2.5, 0.6).sample(50, seeds=[seed % 1000, 2])
+    u = np.asfortranarray(u)
+    tau = float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
+    a = abs(tau)
+    box = [(1.001, 20.0), (max(a - 0.1, 1e-4), min(a + 0.2, 0.99))]
+    start = np.clip([1 + 6 * a, min(a + 0.1, 0.999)], [b[0] for b in box],
+                    [b[1] for b in box])
+
+    def negative_loglik(p):
+        ll = bs._tawn(pv, tawn_type, rotation, p[0], p[1]).loglik(u)
+        return -ll if np.isfinite(ll) else 1e250
+
+    reference = optimize.minimize(negative_loglik, start, method="L-BFGS-B", bounds=box).x
+    fit = bs.fit_tawn_type(u, tawn_type, rotation, tau=tau)
+    expected = bs._tawn(pv, tawn_type, rotation, *reference).parameters
+    np.testing.assert_array_equal(fit.parameters, expected)

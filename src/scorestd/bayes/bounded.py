@@ -121,38 +121,49 @@ def upper_truncated_normal(b: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.minimum(x, b)
 
 
-def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> None:
+def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> np.ndarray:
     """Fill each row ``out[k]`` of a 2-D array with independent standard normals from
-    ``gens[k]`` (and from it only).
+    ``gens[k]`` (and from it only); returns each row's sum of squares.
 
-    The Box–Muller transform (Box & Muller 1958) of an exponential radius and a uniform
-    angle: R = √(2E), E ~ Exp(1), and Θ ~ U(0, 2π) give R cos Θ and R sin Θ, two
-    independent N(0, 1). Drawn and transformed in single precision (numpy's float32
-    ziggurat exponential and uniform: a relative rounding of the draws below 1e-7; the
-    exponential's largest value, about 24.3, bounds |x| by 7.0, which a normal exceeds
-    with probability 3e-12), then stored in double: vectorised over the rows,
-    about three times as fast as numpy's double ziggurat ``standard_normal`` here, which
-    matters where a whole score matrix of latent values is drawn at every iteration.
+    The Box–Muller transform (Box & Muller 1958): two independent uniforms U on (0, 1]
+    and V on [0, 1) give √(−2 log U)·cos 2πV and √(−2 log U)·sin 2πV, two independent
+    N(0, 1). Each pair is made from one 64-bit output of the generator's bit generator
+    (its two 32-bit halves, U = (i + ½)/2³², V = j/2³²), transformed in single precision
+    (a relative rounding of the draws below 1e-7; the smallest U, 2⁻³³, bounds |x| by
+    6.76, which a normal exceeds with probability 1.4e-11), then stored in double:
+    vectorised over the rows, about 2.5 times as fast as numpy's double ziggurat
+    ``standard_normal`` here (as fast as single-precision exponential and uniform draws
+    transformed alike), which matters where a whole score matrix of latent values is
+    drawn at every iteration. The sums of squares come from the radii (a pair's squares
+    add up to −2 log U), without another pass over the draws.
 
     Examples
     --------
     >>> out = np.empty((2, 5))
-    >>> standard_normals([np.random.default_rng(0), np.random.default_rng(1)], out)
-    >>> bool(np.all(np.isfinite(out)))
-    True
+    >>> ss = standard_normals([np.random.default_rng(0), np.random.default_rng(1)], out)
+    >>> bool(np.all(np.isfinite(out))), bool(np.allclose(ss, np.sum(out ** 2, axis=1)))
+    (True, True)
     """
     rows, n = out.shape
     half = (n + 1) // 2
-    radius = np.empty((rows, half), np.float32)
-    angle = np.empty((rows, half), np.float32)
+    words = np.empty((rows, 2 * half), np.uint32)
     for k, gen in enumerate(gens):
-        gen.standard_exponential(out=radius[k], dtype=np.float32)
-        gen.random(out=angle[k], dtype=np.float32)
-    radius *= np.float32(2.0)
+        words[k] = gen.bit_generator.random_raw(half).view(np.uint32)
+    uniform = words.astype(np.float32)
+    radius, angle = uniform[:, :half], uniform[:, half:]
+    radius += np.float32(0.5)
+    radius *= np.float32(2.0 ** -32)
+    np.log(radius, out=radius)
+    radius *= np.float32(-2.0)
+    squares = np.sum(radius, axis=1, dtype=float)
     np.sqrt(radius, out=radius)
-    angle *= np.float32(2.0 * np.pi)
+    angle *= np.float32(2.0 * np.pi * 2.0 ** -32)
     np.multiply(radius, np.cos(angle), out=out[:, :half])
     np.multiply(radius[:, :n - half], np.sin(angle[:, :n - half]), out=out[:, half:])
+    if n % 2:  # (the last pair's sine is not used)
+        last = radius[:, half - 1].astype(float)
+        squares -= last * last - out[:, half - 1] ** 2
+    return squares
 
 
 class _Component:
@@ -295,8 +306,7 @@ class _Probit:
         self.ones_t, self.ones_s = np.ones(self.n_t), np.ones(self.n_s)
         self.rows_eta = np.ones((c, self.n_t, 2))
         self.cols_eta = np.ones((c, 2, self.n_s))
-        self.is_zero = flat > 0
-        self.sigma = np.where(self.is_zero, 1.0, -1.0)
+        self.sigma = np.where(flat > 0, 1.0, -1.0)
         self.free = np.flatnonzero(flat == 0)
         # systems and topics without a zero: their effects rescale with their sd
         zero = sign > 0
@@ -333,15 +343,16 @@ class _Probit:
         self.rows_eta[:, :, 0] = mu[:, None] + beta
         self.cols_eta[:, 1, :] = alpha
         np.matmul(self.rows_eta, self.cols_eta, out=eta.reshape(c, n_t, n_s))
-        standard_normals(own, z)
+        rss = standard_normals(own, z)
         z3 = z.reshape(c, n_t, n_s)
-        # ε's statistics of the candidates, mended below where a cell is redrawn
-        rss = np.einsum("ck,ck->c", z, z)
+        # ε's statistics of the candidates (rss: their sum of squares), mended below where
+        # a cell is redrawn
         row, col = z3 @ self.ones_s, self.ones_t @ z3
         z += eta
         # a cell is redrawn where its candidate has the wrong sign (most of the zeros'
         # cells, a few others): w = −σ·ε from N(0, 1) below σ·η (σ = +1 at a zero: z > 0)
-        bad = np.not_equal(z > 0.0, self.is_zero)
+        bad = z > 0.0
+        bad[:, self.zeros] = z[:, self.zeros] <= 0.0  # (the zeros' cells are rare)
         if self.free.size:
             bad[:, self.free] = False
         flat = np.flatnonzero(bad)

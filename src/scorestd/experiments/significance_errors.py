@@ -72,6 +72,7 @@ from ..kernels import pair_copulas
 from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
 from ..mapping import check_shared_extra_dims, map_slices, maps_extra_dims
+from ..measures import find_measure
 from ..models._grid import search_index, stacked, table_inverse
 from ..score_cube import collection_of, validate
 from ..simulation import _random
@@ -511,6 +512,31 @@ def _mark_zero_rates(ax: Any, x: np.ndarray, y: np.ndarray, color: Any, slot: in
 
 
 @maps_extra_dims(vectorized=True)  # itself: its cubes come in a mapping
+def _study_measures(names: Sequence[str], cubes: Mapping[str, Any], *,
+                    asked: bool = True) -> list[str]:
+    """Each measure under the label the collections give it (the first collection that
+    has it), once: ``-m AP`` on collections spelling it ``ap`` is studied, labelled and
+    resumed as ``ap``; two spellings of one measure asked for are refused, and among the
+    collections' own labels (``asked=False``) the later spelling is dropped."""
+    chosen: dict[str, str] = {}
+    for name in names:
+        label = next((found for cube in cubes.values()
+                      if (found := find_measure(name, cube[MEASURE].values,
+                                                what="the collections", required=False))),
+                     None)
+        if label is None:
+            known = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))
+            raise ScoreDataError(f"unknown measure {name!r}; the measures of the collections: "
+                                 f"{known}")
+        if label in chosen and not asked:
+            continue
+        if label in chosen:
+            raise OptionError(f"measures {chosen[label]!r} and {name!r} are the same measure "
+                              f"({label!r} in the collections): ask for it once")
+        chosen[label] = name
+    return list(chosen)
+
+
 def error_rates(
     collections: Mapping[str, Any] | Sequence[Any] | str | os.PathLike | None = None,
     *,
@@ -682,8 +708,11 @@ def error_rates(
         return map_slices(lambda slices: error_rates(slices, **options), cubes, extra,
                           function="error_rates")
     if measures is None:
-        measures = list(dict.fromkeys(str(m) for c in cubes.values() for m in c[MEASURE].values))
-    measures = check_sequence("measures", measures, lambda n, v: str(v))
+        measures = _study_measures([str(m) for c in cubes.values() for m in c[MEASURE].values],
+                                   cubes, asked=False)
+    else:
+        measures = _study_measures(check_sequence("measures", measures, lambda n, v: str(v)),
+                                   cubes)
     study_pool, pool_path = resolve_pool(pool, cubes, copula, pair_families)
     root = _random.root_sequence(seed)
     shape1 = (len(measures), len(sizes), len(tests), 2, len(alphas_arr))

@@ -144,7 +144,7 @@ def _peak(d: int, trunc: int, steps: list, frees: list) -> int:
     for a in array_of.values():
         users[a] = users.get(a, 0) + 1
     live = peak = len(users)
-    for (edge, first, second, out, hout), gone in zip(steps, frees):
+    for (edge, first, second, out, hout), gone in zip(steps, frees, strict=True):
         news = [(out, first if edge.family == "indep" else out)]
         if hout is not None:
             news.append((hout, second if edge.family == "indep" else hout))
@@ -209,7 +209,7 @@ def inverse_rosenblatt(plan: VinePlan, u: np.ndarray,
             values[("v", 0, j)] = out[j]
         else:
             values[("v", top, j)] = np.ascontiguousarray(u[:, plan.order[j] - 1])
-    for (edge, first, second, key, hkey), gone in zip(plan.steps, plan.frees):
+    for (edge, first, second, key, hkey), gone in zip(plan.steps, plan.frees, strict=True):
         a, b = values[first], values[second]
         h = None
         if edge.family == "indep":  # hinv2 passes the first on, hfunc1 the second
