@@ -154,13 +154,13 @@ def table_inverse(cdf: np.ndarray, u: np.ndarray, rows: np.ndarray | None = None
         order = np.argsort(target)  # sorted keys search faster (memory locality)
         pos = np.empty(target.size, dtype=np.intp)
         pos[order] = np.searchsorted(flat, target[order], side="left")
-    pos = pos.reshape(u.shape)
-    pos = np.clip(pos, rows * k, rows * k + k - 1)
-    j = pos - rows * k
+    first = rows * k  # row r's first position in flat
+    j = np.clip(pos.reshape(u.shape) - first, 0, k - 1)
     if support is not None:
         return support[j]
     j = np.maximum(j, 1)
-    hi_f, lo_f = flat[rows * k + j] - rows, flat[rows * k + j - 1] - rows
+    at = first + j
+    hi_f, lo_f = flat[at] - rows, flat[at - 1] - rows
     with np.errstate(invalid="ignore", divide="ignore"):
         frac = np.where(hi_f > lo_f, (u - lo_f) / (hi_f - lo_f), 1.0)
     return X[j - 1] + np.clip(frac, 0.0, 1.0) * (X[j] - X[j - 1])
