@@ -73,7 +73,7 @@ from ..kernels.paired_decisions import paired_decisions
 from ..kernels.seeds import child_sequence, seed_record
 from ..mapping import check_shared_extra_dims, map_slices, maps_extra_dims
 from ..measures import find_measure
-from ..models._grid import stacked, table_inverse
+from ..models._grid import search_index, stacked, table_inverse
 from ..score_cube import collection_of, validate
 from ..simulation import _random
 from ..simulation.transform import apply_transform, solve_mean_transform
@@ -122,6 +122,9 @@ class _Design:
         self.base_flat = stacked(self.base_tables)
         self.exp_flat = (self.base_flat if self.exp_tables is self.base_tables
                          else stacked(self.exp_tables))
+        self.base_index = search_index(self.base_flat, len(self.base_tables))
+        self.exp_index = (self.base_index if self.exp_flat is self.base_flat
+                          else search_index(self.exp_flat, len(self.exp_tables)))
 
 
 def _type1_design(pool: MeasurePool, pair_keys: bool) -> _Design:
@@ -256,9 +259,9 @@ def _draw_pairs(design: _Design, rngs: Sequence[np.random.Generator], n: int, n_
         uu = np.where(flip, uu[..., ::-1], uu)
     base = table_inverse(design.base_tables, uu[..., 0],
                          rows=design.base_margin[group][:, None], support=support,
-                         flat=design.base_flat)
+                         flat=design.base_flat, index=design.base_index)
     exp = table_inverse(design.exp_tables, uu[..., 1], rows=design.exp_rows[pair][:, None],
-                        support=support, flat=design.exp_flat)
+                        support=support, flat=design.exp_flat, index=design.exp_index)
     return base, exp
 
 
