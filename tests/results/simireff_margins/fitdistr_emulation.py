@@ -23,7 +23,6 @@ limit.
 """
 import argparse
 import os
-import tempfile
 
 import numpy as np
 import pandas as pd
