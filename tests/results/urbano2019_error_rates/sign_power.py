@@ -27,6 +27,12 @@ Variants (``--variant``, several allowed), each on the same seed:
   bde's beta kernel (simIReff's ``bks``) tabulates its cdf (ks's grid is finer).
 - ``pyvinecopulib-draws``: every trial's pair copula drawn by ``pyvinecopulib``'s own
   ``Bicop.sample`` instead of ``scorestd.kernels.pair_copulas`` (same pairs, margins).
+- ``simireff-margins``: every run's margin of the family simIReff 1.0 itself selects
+  (``effContFitAndSelect``, run in R by ``simireff_margins.R``; its output is
+  ``--simireff FILE``): the truncated normal and the beta with R's own parameters
+  (``MASS::fitdistr``'s L-BFGS-B, which on a flat ridge stops and reports a fit where this
+  package's rule takes the family out), the two kernels fitted here (their bandwidths and
+  tables agree with R's, ``tests/results/simireff_margins``).
 - a split of the default trials by the direction of the transform (experimental run
   moved up, ``G = F^a``, or down, ``G = 1 − (1 − F)^b``) and by the pair copula's family.
 
@@ -141,6 +147,9 @@ def main() -> None:
                     help="ErrorRatePool(pair_families=...): the pair copulas' family set")
     ap.add_argument("--r-failures", default=None,
                     help="the output of r_transform.R (exp_margin, base_margin, convergence…)")
+    ap.add_argument("--simireff", default=None,
+                    help="the output of simireff_margins.R (collection, run, type, mean, "
+                         "var, p1, p2) for --variant simireff-margins")
     ap.add_argument("--dump", default=None,
                     help="write the default trials' baseline and experimental scores here "
                          "(CSV, one trial a row: b_1..b_n, e_1..e_n) for r_tests.R")
@@ -151,8 +160,9 @@ def main() -> None:
                     help="write the design's transform problems for r_transform.R here")
     args = ap.parse_args()
     variants = args.variant or ["default"]
-    names = ["adhoc5", "adhoc6", "adhoc7", "adhoc8"] if args.measure in ("ap", "p10", "rr") \
-        else ["web2010", "web2011", "web2012", "web2013"]
+    # the study's eight collections (a measure's pool keeps those that have it), so that
+    # the full-size study's pool file can be read
+    names = ["adhoc5", "adhoc6", "adhoc7", "adhoc8", "web2010", "web2011", "web2012", "web2013"]
     cubes = {n: scorestd.datasets.load(n) for n in names}
     path = Path(args.pool) if args.pool else None
     kw = {"pair_families": args.pair_families} if args.pair_families else {}
@@ -179,9 +189,13 @@ def main() -> None:
             design.exp_tables = coarse(design.exp_tables)
             design.base_tables = coarse(design.base_tables)
             design.__post_init__()
+        elif variant == "simireff-margins":
+            mp_variant = simireff_margins(mp, cubes, Path(args.simireff))
+            design = se._type2_design(mp_variant, args.delta, True)
         elif variant not in ("default", "pyvinecopulib-draws"):
             raise SystemExit(f"unknown variant {variant!r}")
-        base, exp, group, pair = draw(design, mp, args.n_topics, args.trials, args.seed)
+        source = mp_variant if variant == "simireff-margins" else mp
+        base, exp, group, pair = draw(design, source, args.n_topics, args.trials, args.seed)
         if variant == "pyvinecopulib-draws":
             base, exp = redraw_with_pyvinecopulib(design, mp, group, pair, args.n_topics,
                                                   args.seed)
@@ -208,6 +222,38 @@ def main() -> None:
         if "default" in variants:
             print("\n# default trials split (two-tailed power at α = .05)")
             print(split.round(4).to_string(index=False))
+
+
+def simireff_margins(mp, cubes, path: Path):
+    """``mp`` with each run's margin of the family simIReff selected for it in R."""
+    from dataclasses import replace
+
+    from scorestd.experiments.error_rate_pool import prepare_collection
+    from scorestd.models.continuous_margins import Beta1Margin, TruncNormalMargin
+    from scorestd.simulation import fit_margins
+
+    r = pd.read_csv(path).set_index(["collection", "run"])
+    tables, changed = mp.tables.copy(), {}
+    for name, off in zip(mp.collections, mp.offsets, strict=True):
+        kept = prepare_collection(cubes[name], mp.measure)
+        ours = fit_margins(kept).family
+        for s, run in enumerate(map(str, kept["system"].values)):
+            row = r.loc[(name, run)]
+            if row.type == "norm":
+                table = TruncNormalMargin()._tabulate(mu=np.array(row.p1), sigma=np.array(row.p2))
+            elif row.type == "beta":
+                table = Beta1Margin()._tabulate(a=np.array(row.p1), b=np.array(row.p2))
+            else:
+                family = {"nks": "nkde", "bks": "bkde"}[row.type]
+                table = fit_margins(kept.isel(system=[s]), families=[family]).table[0]
+            tables[off + s] = table
+            key = (ours[s], row.type)
+            changed[key] = changed.get(key, 0) + 1
+    means = _grid.table_moments(tables, mp.support)[0]
+    print(f"# simireff-margins: {path.name}; (ours, simIReff's) family per run: "
+          + ", ".join(f"{a}/{b} {n}" for (a, b), n in sorted(changed.items()))
+          + f"; margin means moved by up to {np.abs(means - mp.means).max():.4f}")
+    return replace(mp, tables=tables, means=means, fitted=mp.fitted)
 
 
 def r_checks(base: np.ndarray, exp: np.ndarray) -> None:
