@@ -547,7 +547,6 @@ def _mark_zero_rates(ax: Any, x: np.ndarray, y: np.ndarray, color: Any, slot: in
     return True
 
 
-@maps_extra_dims(vectorized=True)  # itself: its cubes come in a mapping
 def _study_measures(names: Sequence[str], cubes: Mapping[str, Any], *,
                     asked: bool = True) -> list[str]:
     """Each measure under the label the collections give it (the first collection that
@@ -573,6 +572,7 @@ def _study_measures(names: Sequence[str], cubes: Mapping[str, Any], *,
     return list(chosen)
 
 
+@maps_extra_dims(vectorized=True)  # itself: its cubes come in a mapping
 def error_rates(
     collections: Mapping[str, Any] | Sequence[Any] | str | os.PathLike | None = None,
     *,
