@@ -100,7 +100,7 @@ def main() -> None:
             for copula in copulas:
                 vine = copula == "vine"
                 design1 = se._type1_design(pool, vine)
-                t_design2, design2 = cpu(lambda v=vine: se._type2_design(pool, 0.05, v))
+                t_design2, design2 = cpu(lambda v=vine, pool=pool: se._type2_design(pool, 0.05, v))
                 fixed[copula] += DELTAS * t_design2
                 for n in SIZES:
                     for kind, design, trials, cells in (("I", design1, TYPE1, 1),

@@ -127,10 +127,11 @@ def main(resamples: list[int], with_before: bool, call: int = CALL,
                     total = np.zeros(2)
                     for test in tests:
                         counter = iter(range(10**6))
-                        old = (cpu(lambda: before(d, test, B), repeat=3 if B > 2000 else 5)
+                        old = (cpu(lambda d=d, test=test, B=B: before(d, test, B), repeat=3 if B > 2000 else 5)
                                if with_before else np.nan)
-                        new = cpu(lambda: kernel(d, test, B, N_TRIALS * next(counter), call))
-                        low = cpu(lambda: floor(d, test, B))
+                        new = cpu(lambda d=d, test=test, B=B, counter=counter:
+                                  kernel(d, test, B, N_TRIALS * next(counter), call))
+                        low = cpu(lambda d=d, test=test, B=B: floor(d, test, B))
                         total += (old, new)
                         print(f"{n:>4} {test:<12} {old:9.2f} {new:9.2f} {low:9.2f} "
                               f"{new / low:7.2f} {old / new:8.2f}")

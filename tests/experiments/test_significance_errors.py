@@ -292,6 +292,30 @@ def test_pool_is_reused_saved_and_refused_for_other_data(normal_collection, tmp_
         error_rates({"m": normal_collection}, pool=first.pool, **kw)
 
 
+def test_a_pool_with_every_pair_fitted_gives_the_same_rates_without_redrawing(
+        normal_collection, monkeypatch):
+    # a design whose pairs are all fitted (a complete pool file, or the Type I cell of a
+    # study before its Type II cells) is not redrawn to find the pairs its trials use
+    import scorestd.experiments.significance_errors as se
+
+    kw = dict(n_topics=[20], deltas=[0.05], tests=["paired_t", "sign"], trials=128,
+              trials_type2=64, seed=8)
+    selects = []
+    select = se._select
+    monkeypatch.setattr(se, "_select", lambda *a: selects.append(1) or select(*a))
+    fresh = error_rates({"n": normal_collection}, **kw)
+    fresh_selects = len(selects)
+    pool = ErrorRatePool({"n": normal_collection})
+    size = int(pool["score"].sizes[0])
+    pool["score"].pair_copulas(np.array([(0, i, j) for i in range(size)
+                                         for j in range(i + 1, size)]))
+    selects.clear()
+    full = error_rates({"n": normal_collection}, pool=pool, **kw)
+    assert len(selects) < fresh_selects  # the draws only, no search for the pairs drawn
+    for name in ("type1", "power", "type3"):
+        np.testing.assert_array_equal(full.data[name].values, fresh.data[name].values)
+
+
 def test_a_second_pool_reuses_the_fitted_margins(monkeypatch, tmp_path):
     """Margins are fitted once per process for the same scores: another pool over the
     same collections (another family set, read from a file) reuses them, the same

@@ -13,6 +13,7 @@ from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 from scorestd.experiments.result import ALPHAS
+from scorestd.kernels import paired_decisions as paired_module
 from scorestd.kernels.paired_decisions import (
     PAIRED_TESTS,
     _extreme_counts,
@@ -20,7 +21,6 @@ from scorestd.kernels.paired_decisions import (
     _resampling_block,
     paired_decisions,
 )
-from scorestd.kernels import paired_decisions as paired_module
 from scorestd.kernels.rank_tests import sign_pvalues, signed_ranks
 from scorestd.kernels.resampling_tests import permutation_all_pairs
 

@@ -312,17 +312,22 @@ def _blocks(trials: int) -> tuple[np.ndarray, np.ndarray]:
 def _fit_drawn(design: _Design, pool: MeasurePool, runs: Sequence[tuple[Any, int]], client,
                memory) -> None:
     """Fit the pair copulas the trials of ``runs`` (root seed, blocks) draw, once per pool
-    (the rows of the pairs no trial draws stay 0)."""
+    (the rows of the pairs no trial draws stay 0, unless the pool has every pair of the
+    design already: then all rows are filled and the blocks are not redrawn)."""
     if design.keys is None:
+        return
+    design.copulas = np.zeros((len(design.keys), 6))
+    keys = np.column_stack([design.keys[:, 0], np.sort(design.keys[:, 1:], axis=1)])
+    if all(key in pool.fitted for key in map(tuple, keys.tolist())):
+        # every pair already fitted (an earlier design, a pool file): no need to redraw the
+        # cell's blocks to find which (rows no trial draws are never read)
+        design.copulas[:] = pool.pair_copulas(keys, client, memory)
         return
     # whole blocks: a block draws all its trials' pairs, the last one's unused ones too
     drawn = np.unique(np.concatenate([
         _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1]
         for root, n_blocks in runs for b in range(n_blocks)]))
-    design.copulas = np.zeros((len(design.keys), 6))
-    ordered = np.sort(design.keys[drawn, 1:], axis=1)
-    design.copulas[drawn] = pool.pair_copulas(
-        np.column_stack([design.keys[drawn, 0], ordered]), client, memory)
+    design.copulas[drawn] = pool.pair_copulas(keys[drawn], client, memory)
 
 
 def _run(design: _Design, pool: MeasurePool, n_topics: int, trials: int, root, *, tests,
