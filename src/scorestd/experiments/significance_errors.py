@@ -316,13 +316,13 @@ def _fit_drawn(design: _Design, pool: MeasurePool, runs: Sequence[tuple[Any, int
     design already: then all rows are filled and the blocks are not redrawn)."""
     if design.keys is None:
         return
-    design.copulas = np.zeros((len(design.keys), 6))
     keys = np.column_stack([design.keys[:, 0], np.sort(design.keys[:, 1:], axis=1)])
     if all(key in pool.fitted for key in map(tuple, keys.tolist())):
         # every pair already fitted (an earlier design, a pool file): no need to redraw the
         # cell's blocks to find which (rows no trial draws are never read)
-        design.copulas[:] = pool.pair_copulas(keys, client, memory)
+        design.copulas = pool.pair_copulas(keys, client, memory)
         return
+    design.copulas = np.zeros((len(design.keys), 6))
     # whole blocks: a block draws all its trials' pairs, the last one's unused ones too
     drawn = np.unique(np.concatenate([
         _select(design, _random.block_generator(root, int(b)).random((_random.BLOCK, 3)))[1]
