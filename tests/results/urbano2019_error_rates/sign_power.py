@@ -32,7 +32,10 @@ Variants (``--variant``, several allowed), each on the same seed:
   ``--simireff FILE``): the truncated normal and the beta with R's own parameters
   (``MASS::fitdistr``'s L-BFGS-B, which on a flat ridge stops and reports a fit where this
   package's rule takes the family out), the two kernels fitted here (their bandwidths and
-  tables agree with R's, ``tests/results/simireff_margins``).
+  tables agree with R's, ``tests/results/simireff_margins``). For P@10 (discrete),
+  ``simireff_p10.R`` runs simIReff's ``effDiscFitAndSelect`` (beta-binomial, and the
+  ordered kernel with R np's cross-validated bandwidth × 1, 2, 5, 10) and writes each
+  run's pmf on the support; the margin is that pmf's cdf (``simireff_p10.csv``).
 - a split of the default trials by the direction of the transform (experimental run
   moved up, ``G = F^a``, or down, ``G = 1 − (1 − F)^b``) and by the pair copula's family.
 
@@ -149,7 +152,8 @@ def main() -> None:
                     help="the output of r_transform.R (exp_margin, base_margin, convergence…)")
     ap.add_argument("--simireff", default=None,
                     help="the output of simireff_margins.R (collection, run, type, mean, "
-                         "var, p1, p2) for --variant simireff-margins")
+                         "var, p1, p2) or, for P@10, of simireff_p10.R (… p0..p10, the pmf "
+                         "on the support) for --variant simireff-margins")
     ap.add_argument("--dump", default=None,
                     help="write the default trials' baseline and experimental scores here "
                          "(CSV, one trial a row: b_1..b_n, e_1..e_n) for r_tests.R")
@@ -225,7 +229,9 @@ def main() -> None:
 
 
 def simireff_margins(mp, cubes, path: Path):
-    """``mp`` with each run's margin of the family simIReff selected for it in R."""
+    """``mp`` with each run's margin of the family simIReff selected for it in R: for a
+    continuous measure R's parameters (truncated normal, beta) or the kernels fitted here;
+    for a discrete one (P@10) the pmf on the support that R wrote (``simireff_p10.R``)."""
     from dataclasses import replace
 
     from scorestd.experiments.error_rate_pool import prepare_collection
@@ -233,13 +239,18 @@ def simireff_margins(mp, cubes, path: Path):
     from scorestd.simulation import fit_margins
 
     r = pd.read_csv(path).set_index(["collection", "run"])
+    discrete = mp.support is not None
     tables, changed = mp.tables.copy(), {}
     for name, off in zip(mp.collections, mp.offsets, strict=True):
         kept = prepare_collection(cubes[name], mp.measure)
         ours = fit_margins(kept).family
         for s, run in enumerate(map(str, kept["system"].values)):
             row = r.loc[(name, run)]
-            if row.type == "norm":
+            if discrete:  # R's pmf on the support; the table is its cdf there
+                pmf = row[[f"p{k}" for k in range(mp.support.size)]].to_numpy(np.float64)
+                table = np.minimum(np.cumsum(pmf), 1.0)
+                table[-1] = 1.0
+            elif row.type == "norm":
                 table = TruncNormalMargin()._tabulate(mu=np.array(row.p1), sigma=np.array(row.p2))
             elif row.type == "beta":
                 table = Beta1Margin()._tabulate(a=np.array(row.p1), b=np.array(row.p2))
