@@ -143,8 +143,8 @@ LARGE_MD = """\
 The published design at its full size — 5 measures, n = 25, 50, 100, 1,667,000 Type I
 trials per measure and n and 167,000 Type II trials per δ (50 million trials), every test,
 both tails, B = 10,000, seed 0 — run with `scorestd experiment error-rates --full-size
---workers 2` in 66 minutes on 2 cores (71 with the previous code; the same rates bit for
-bit), pair copulas selected as the paper's R selects them
+--workers 2` in 53 minutes on 2 cores (66 and 71 with earlier code; the same rates bit
+for bit), pair copulas selected as the paper's R selects them
 (the default; the command, its time and the counts are in
 `tests/results/urbano2019_error_rates/summary.md`). Our standard errors now equal the
 published ones (Type I ≈ 0.0002, power ≤ 0.0012), so differences of a thousandth count:
