@@ -34,6 +34,7 @@ import pandas as pd
 import scorestd
 from scorestd.experiments.error_rate_pool import prepare_collection
 from scorestd.models.discrete_margins import _counts, _smooth
+from scorestd.models.margins import nearest_index
 from scorestd.simulation import fit_margins
 
 HERE = Path(__file__).parent
@@ -53,7 +54,8 @@ def cv_scores(counts: np.ndarray, n: int, lam: np.ndarray, whole_line: bool) -> 
     if not whole_line:
         fhat = conv / n
         return (fhat * fhat).sum(axis=-1) - 2.0 / n * loo
-    k = np.arange(counts.size)
+    k = np.flatnonzero(counts)  # the indices the run takes (RR: tens of 1001)
+    counts = counts[k]
     d = np.abs(k[:, None] - k[None, :])  # |k_i − k_j| between support indices
     lam_ = lam[:, None, None]
     l2 = lam_ * lam_
@@ -80,16 +82,16 @@ def closed_form_gap(counts: np.ndarray, n: int, lam: np.ndarray) -> float:
     return float(max(gaps))
 
 
-def ours_and_r(r: pd.DataFrame) -> pd.DataFrame:
+def ours_and_r(r: pd.DataFrame, measure: str) -> pd.DataFrame:
     rows = []
     for name in COLLECTIONS:
-        kept = prepare_collection(scorestd.datasets.load(name), "p10")
+        kept = prepare_collection(scorestd.datasets.load(name), measure)
         m = fit_margins(kept)
         labels = [f.label for f in m.families]
         kernel = labels.index("dkde")
         bb = labels.index("betabinom")
         support = m.support
-        idx = np.rint(np.asarray(kept.values) * (support.size - 1)).astype(int)
+        idx = nearest_index(support, np.asarray(kept.values))[0]
         counts = _counts(idx.T, support.size)
         n = idx.shape[0]
         for s, run in enumerate(map(str, kept["system"].values)):
@@ -97,8 +99,9 @@ def ours_and_r(r: pd.DataFrame) -> pd.DataFrame:
             c = counts[s]
             ours_cv = GRID[np.argmin(cv_scores(c, n, GRID, whole_line=False))]
             np_cv = GRID[np.argmin(cv_scores(c, n, GRID, whole_line=True))]
-            ours_table = m.table[s]
-            r_table = np.cumsum(theirs[[f"p{k}" for k in range(support.size)]].to_numpy(float))
+            pmf = [f"p{k}" for k in range(support.size)]
+            r_table = (np.cumsum(theirs[pmf].to_numpy(float)) if pmf[-1] in theirs.index
+                       else np.full(support.size, np.nan))  # RR's file: no pmf
             if name == COLLECTIONS[0] and s == 0:
                 gap = closed_form_gap(c, n, np.array([0.05, 0.3, 0.5, 0.7, 0.85]))
                 print(f"# np's closed form against the plain sum over the integers "
@@ -106,7 +109,7 @@ def ours_and_r(r: pd.DataFrame) -> pd.DataFrame:
             rows.append({
                 "collection": name, "run": run, "ours": R_NAME[m.family[s]], "r": theirs.type,
                 "mean_ours": m.mean[s], "mean_r": theirs["mean"],
-                "cdf_maxdiff": np.abs(ours_table - r_table).max(),
+                "cdf_maxdiff": np.abs(m.table[s] - r_table).max(),
                 "bw_ours": m.params[kernel]["bandwidth"][s], "bw_r": theirs.bw,
                 "bw_ours_fine": ours_cv, "bw_np_fine": np_cv,
                 "a_ours": m.params[bb]["alpha"][s], "b_ours": m.params[bb]["beta"][s],
@@ -121,11 +124,12 @@ def ours_and_r(r: pd.DataFrame) -> pd.DataFrame:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--measure", default="p10", help="p10 or rr (adhoc5–8)")
     ap.add_argument("--simireff", default=str(HERE / "simireff_p10.csv"))
     args = ap.parse_args()
     r = pd.read_csv(args.simireff).set_index(["collection", "run"])
-    print(f"# P@10, R: {Path(args.simireff).name}")
-    t = ours_and_r(r)
+    print(f"# {args.measure}, R: {Path(args.simireff).name}")
+    t = ours_and_r(r, args.measure)
     total = len(t)
     only_r = sorted(set(r.index) - set(zip(t.collection, t.run, strict=True)))
     print(f"# {total} runs kept here ({', '.join(COLLECTIONS)}); R keeps {len(r)}; kept "
