@@ -21,13 +21,8 @@ args <- commandArgs(TRUE)
 for (f in c("eff.R", "effCont-helper.R", "effCont.R", "effCont_beta.R", "effCont_bks.R",
             "effCont_nks.R", "effCont_norm.R", "effFit.R", "effSelect.R", "effFitAndSelect.R"))
   source(file.path(args[1], f))
-removeBottom <- function(dat, p = .25) { mu <- colMeans(dat); dat[, mu >= quantile(mu, p)] }
-removeDuplicates <- function(dat, tol = 1e-5) {
-  toremove <- integer(0)
-  for (i in seq(ncol(dat) - 1)) for (j in seq(i + 1, ncol(dat)))
-    if (all(abs(dat[, i] - dat[, j]) <= tol)) toremove <- c(toremove, j)
-  if (length(toremove) > 0) dat[-toremove] else dat
-}
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "paper_runs.R"))  # removeDuplicates, removeBottom
 measure <- args[3]
 cat("collection,run,type,mean,var,p1,p2\n")
 for (coll in args[-(1:3)]) {

@@ -34,13 +34,8 @@ args <- commandArgs(TRUE)
 for (f in c("eff.R", "effDisc-helper.R", "effDisc.R", "effDisc_bbinom.R", "effDisc_dks.R",
             "effFit.R", "effSelect.R", "effFitAndSelect.R"))
   source(file.path(args[1], f))
-removeBottom <- function(dat, p = .25) { mu <- colMeans(dat); dat[, mu >= quantile(mu, p)] }
-removeDuplicates <- function(dat, tol = 1e-5) {
-  toremove <- integer(0)
-  for (i in seq(ncol(dat) - 1)) for (j in seq(i + 1, ncol(dat)))
-    if (all(abs(dat[, i] - dat[, j]) <= tol)) toremove <- c(toremove, j)
-  if (length(toremove) > 0) dat[-toremove] else dat
-}
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "paper_runs.R"))  # removeDuplicates, removeBottom
 measure <- args[3]
 s <- support(measure)
 k <- length(s) - 1
