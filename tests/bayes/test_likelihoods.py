@@ -16,7 +16,7 @@ from scipy import integrate, special, stats
 
 import scorestd
 from scorestd.bayes import bounded, gibbs
-from scorestd.bayes.bounded import standard_normals, truncated_normal, upper_truncated_normal
+from scorestd.bayes.bounded import standard_normals, upper_truncated_normal
 from scorestd.bayes.likelihoods import (
     QUADRATURE_TOLERANCE,
     hermite_nodes,
@@ -25,8 +25,11 @@ from scorestd.bayes.likelihoods import (
     system_scores,
 )
 from scorestd.errors import OptionError, ScoreDataError
+from scorestd.kernels import probit_gibbs
 
 RESULTS = Path(__file__).parents[1] / "results" / "bayes"
+#: The compiled truncated normal of the probit moves, over arrays.
+truncated_normal = np.vectorize(probit_gibbs.truncated_normal, otypes=[float])
 QUIET = pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
 
 

@@ -11,7 +11,7 @@ import scorestd
 from scorestd._options import BUILTIN_MODELS
 from scorestd.cli import COMMANDS
 
-HEAVY = ("numpy", "pandas", "xarray", "scipy", "matplotlib")
+HEAVY = ("numpy", "pandas", "xarray", "scipy", "matplotlib", "numba")
 
 
 def _imported_after(code: str) -> list[str]:
