@@ -1,5 +1,5 @@
 r"""Gibbs samplers of the crossed model for scores bounded in [0, 1], in numpy (the
-probit parts' latent values and moves in compiled loops: :mod:`scorestd.kernels.probit_gibbs`).
+probit parts' latent values and moves in compiled loops: :mod:`scorestd.kernels.bounded_gibbs`).
 
 Two likelihoods, each built from *latent crossed components*: a crossed normal model
 :math:`x_{ts} = \mu + \alpha_s + \beta_t + \varepsilon_{ts}` on a complete latent matrix
@@ -31,10 +31,15 @@ components).
   intercept falls and the share of zeros stays) by less.
 
 Truncated normals are drawn as "a plain normal, kept when it falls on the right side,
-else an inverse-cdf draw from the truncated tail": a mixture that has exactly the
-truncated distribution and costs one normal per cell plus one uniform per rejected cell
-(in a probit part, the uniform is made from the rejected normal itself: given its
-rejection, its cdf within the rejected side is uniform).
+else an inverse-cdf draw from the truncated tail at a uniform made from the rejected
+normal" (given its rejection, its cdf within the rejected side is uniform): a mixture
+that has exactly the truncated distribution and costs one normal per cell.
+
+The per-iteration work on cells and effects (latent cells, the components' statistics and
+balanced-design steps, the probit parts' moves) is compiled with numba
+(:mod:`scorestd.kernels.bounded_gibbs`); numba is imported, and those steps compiled or
+read from numba's cache, when the first component is made: a process's first bounded fit
+pays the compilation once (seconds) unless the cache holds it.
 
 Randomness: chain ``c`` uses ``SeedSequence(seed).spawn(chains)[c]`` only (its own
 generators for the components' parameters and for the latent cells), so the draws of a
@@ -53,8 +58,7 @@ from ..kernels.blas import single_threaded_blas
 from ..kernels.seeds import root_sequence
 from .gibbs import BLOCK_ITERATIONS, CrossedPriors, VariancePrior, _FastStep, _GeneralStep
 
-__all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "standard_normals",
-           "upper_truncated_normal"]
+__all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "standard_normals"]
 
 #: Priors of a probit component: intercept N(0, 2²), effect variances IG(2, 0.5) (sd of
 #: the effects around 0.5 on the probit scale), residual variance fixed at 1.
@@ -73,27 +77,6 @@ COLLAPSE_SHARE = 0.25
 #: iteration (:meth:`_Probit.interweave`): each round costs O(systems + topics), not a
 #: pass over the cells.
 ANCILLARY_ROUNDS = 1
-
-
-def upper_truncated_normal(b: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Standard normal draws conditioned on ``X ≤ b``: the ``u``-quantiles of that law.
-    Far in the lower tail (``b < -35``, where the cdf underflows) ``b − X`` is exponential
-    with rate ``|b|``, to within 1/b² (as
-    :func:`scorestd.kernels.probit_gibbs.upper_truncated_normal`, for arrays).
-
-    Examples
-    --------
-    >>> x = upper_truncated_normal(np.full(4, -1.0), np.array([0.1, 0.4, 0.7, 0.99]))
-    >>> bool(np.all(x <= -1.0)), bool(np.all(np.diff(x) > 0))
-    (True, True)
-    """
-    b, u = np.asarray(b, float), np.asarray(u, float)
-    x = special.ndtri(u * special.ndtr(b))
-    far = b < -35.0
-    if np.any(far):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            x = np.where(far, b + np.log(u) / np.abs(b), x)
-    return np.minimum(x, b)
 
 
 def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> np.ndarray:
@@ -141,6 +124,37 @@ def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> np.nda
     return squares
 
 
+class _CompiledStep(_FastStep):
+    """The balanced-design step on the statistics of a completed matrix that change at
+    every iteration, compiled (:func:`scorestd.kernels.bounded_gibbs.step`: the formulas
+    of :class:`scorestd.bayes.gibbs._FastStep`, for all chains in one call). Holds the
+    buffers of those statistics: ``sums`` (row sums, column sums, sum of squares) and
+    ``statistics`` (grand mean, centred column and row means, residual sum of squares).
+    """
+
+    def __init__(self, shape: tuple[int, int], priors: CrossedPriors, n_chains: int) -> None:
+        super().__init__(np.zeros(shape), priors)
+        from ..kernels import bounded_gibbs  # (imports numba: only where a component runs)
+
+        self.kernel = bounded_gibbs
+        self.packed = bounded_gibbs.pack_priors(priors)
+        c, (n_t, n_s) = n_chains, shape
+        self.sums = (np.zeros((c, n_t)), np.zeros((c, n_s)), np.zeros(c))
+        self.statistics = (np.zeros(c), np.zeros((c, n_s)), np.zeros((c, n_t)), np.zeros(c))
+
+    def update(self, st, z, g, lam):
+        c = z.shape[0]
+
+        def chains(v):
+            return np.ascontiguousarray(np.broadcast_to(v, (c,)), dtype=float)
+
+        grand, rs, ct, sse = self.statistics
+        keys = ("mu", "alpha", "beta", "vs", "vt", "ve", "ssr", "ss_a", "ss_b")
+        return dict(zip(keys, self.kernel.step(
+            grand, rs, ct, sse, np.ascontiguousarray(z), np.ascontiguousarray(g),
+            chains(st["vs"]), chains(st["vt"]), chains(st["ve"]), self.packed), strict=True))
+
+
 class _Component:
     """A crossed normal model on a latent matrix with exact, bounded and free cells.
 
@@ -155,13 +169,12 @@ class _Component:
                  priors: CrossedPriors, n_chains: int) -> None:
         self.n_t, self.n_s = values.shape
         self.priors = priors
-        self.step = _FastStep(np.zeros(values.shape), priors)
+        self.step = _CompiledStep(values.shape, priors, n_chains)
         exact = ~np.isnan(values)
         self.latent = np.flatnonzero(~exact)  # flat indices of the latent cells
         self.t_idx, self.s_idx = np.divmod(self.latent, self.n_s)
         self.sign = sign.ravel()[self.latent].astype(float)
-        self.bound = np.where(sign == 0, 0.0, bound).ravel()[self.latent]
-        self.flip = np.where(self.sign == 0, 1.0, self.sign)
+        self.bound = np.where(sign == 0, 0.0, bound).ravel()[self.latent].astype(float)
         fill = np.where(exact, values, 0.0)
         self.base_row = fill.sum(axis=1)
         self.base_col = fill.sum(axis=0)
@@ -171,24 +184,19 @@ class _Component:
         start = np.where(self.sign != 0, self.bound, centre)
         self.x = np.broadcast_to(start, (n_chains, self.latent.size)).copy()
         self.fixed_residual = priors.residual.fixed
-        # each latent cell's row and column among all chains' (for the sums by bincount)
-        chain = np.arange(n_chains)[:, None]
-        self.row_of = (chain * self.n_t + self.t_idx).ravel()
-        self.col_of = (chain * self.n_s + self.s_idx).ravel()
 
-    # -- sufficient statistics of the completed matrix -----------------------------
     def _statistics(self):
-        c, n_t, n_s = self.x.shape[0], self.n_t, self.n_s
-        x = self.x.ravel()
-        row = self.base_row + np.bincount(self.row_of, x, minlength=c * n_t).reshape(c, n_t)
-        col = self.base_col + np.bincount(self.col_of, x, minlength=c * n_s).reshape(c, n_s)
-        ss = self.base_ss + np.einsum("ck,ck->c", self.x, self.x)
-        return _centred(row, col, ss)
+        """The statistics of each chain's completed matrix, in the step's buffers."""
+        st = self.step
+        st.kernel.component_statistics(self.base_row, self.base_col, self.base_ss, self.x,
+                                       self.t_idx, self.s_idx, *st.sums)
+        st.kernel.centred(*st.sums, *st.statistics)
+        return st.statistics
 
     def initial(self, rngs: list[np.random.Generator]) -> dict[str, np.ndarray]:
         grand, rs, ct, sse = self._statistics()
         st = self.step
-        st.grand, st.rs, st.ct, st.sse = grand[0], rs[0], ct[0], float(sse[0])
+        st.grand, st.rs, st.ct, st.sse = float(grand[0]), rs[0], ct[0], float(sse[0])
         state = st.initial(rngs)
         if self.fixed_residual is not None:
             state["ve"] = np.full(len(rngs), self.fixed_residual)
@@ -196,42 +204,21 @@ class _Component:
 
     def update_parameters(self, state, z, g):
         """Locations and variances given the completed matrix."""
-        st = self.step
-        st.grand, st.rs, st.ct, st.sse = self._statistics()
-        return st.update(state, z, g, None)
+        self._statistics()
+        return self.step.update(state, z, g, None)
 
-    def update_latent(self, state, normals: np.ndarray, uniforms, own) -> None:
-        """Draw the latent cells given the parameters (``normals``: ``(C, K)``)."""
+    def update_latent(self, state, normals: np.ndarray, own) -> None:
+        """Draw the latent cells given the parameters (``normals``: ``(C, K)``;
+        :func:`scorestd.kernels.bounded_gibbs.component_latent`)."""
         if not self.latent.size:
             return
-        eta = (state["mu"][:, None] + state["alpha"][:, self.s_idx]
-               + state["beta"][:, self.t_idx])
-        sd = np.sqrt(np.broadcast_to(state["ve"], (eta.shape[0],)))[:, None]
-        # constrained cells: v = sign·(x − η)/sd is a standard normal that must be ≥
-        # a = sign·(bound − η)/sd; free cells: v = (x − η)/sd
-        v = normals * self.flip
-        a = self.sign * (self.bound - eta) / sd
-        bad = (self.sign != 0) & (v < a)
-        if bad.any():
-            rows, cols = np.nonzero(bad)
-            v[rows, cols] = -upper_truncated_normal(-a[rows, cols], uniforms(rows))
-        self.x = eta + sd * (self.flip * v)
+        self.step.kernel.component_latent(
+            state["mu"], state["alpha"], state["beta"], state["ve"],
+            np.ascontiguousarray(normals), self.sign, self.bound, self.t_idx, self.s_idx,
+            self.x)
 
     def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
         return self.step.record(state, keep_topics)
-
-
-def _centred(row: np.ndarray, col: np.ndarray, ss: np.ndarray):
-    """Grand mean, centred column and row means and the residual sum of squares of the
-    two-way additive fit of ``(C, T, S)`` matrices, from their row and column sums and
-    sums of squares."""
-    n_t, n_s = row.shape[1], col.shape[1]
-    n = n_t * n_s
-    grand = row.sum(axis=1) / n
-    rs = col / n_t - grand[:, None]
-    ct = row / n_s - grand[:, None]
-    sse = ss - n * grand ** 2 - n_t * np.sum(rs * rs, 1) - n_s * np.sum(ct * ct, 1)
-    return grand, rs, ct, np.maximum(sse, 0.0)
 
 
 class _Probit:
@@ -255,7 +242,7 @@ class _Probit:
        latent values of each system and topic; ε's sums do not change.
 
     Steps 2–4 are compiled loops over each chain's cells and effects
-    (:mod:`scorestd.kernels.probit_gibbs`, one call an iteration; numba is imported, and
+    (:mod:`scorestd.kernels.bounded_gibbs`, one call an iteration; numba is imported, and
     the steps compiled or read from numba's cache, when the first probit part is made).
     """
 
@@ -264,12 +251,12 @@ class _Probit:
     def __init__(self, sign: np.ndarray, priors: CrossedPriors, n_chains: int) -> None:
         if priors.residual.fixed != 1.0:
             raise ValueError("a probit part needs its residual variance fixed at 1")
-        from ..kernels import probit_gibbs  # (imports numba: only where a probit part runs)
+        from ..kernels import bounded_gibbs  # (imports numba: only where a probit part runs)
 
-        self.steps = probit_gibbs
+        self.steps = bounded_gibbs
         self.n_t, self.n_s = sign.shape
         self.priors = priors
-        self.step = _FastStep(np.zeros(sign.shape), priors)
+        self.step = _CompiledStep(sign.shape, priors, n_chains)
         flat = sign.ravel()
         self.kind = np.sign(flat).astype(np.int8)
         self.zeros = np.flatnonzero(flat > 0)
@@ -278,6 +265,7 @@ class _Probit:
         self.z = np.zeros((c, sign.size))
         self.z_zero = np.zeros((c, self.zeros.size))
         self.scale = np.ones(c)  # z is the stored matrix times this
+        self.top_s = np.full((c, self.n_s), -np.inf)  # each system's highest z (unscaled)
         self.e_row = np.zeros((c, self.n_t))
         self.e_col = np.zeros((c, self.n_s))
         self.rss = np.zeros(c)
@@ -303,35 +291,32 @@ class _Probit:
         """Locations and variances given z = η + ε."""
         mu, alpha, beta = state["mu"], state["alpha"], state["beta"]
         a_bar, b_bar = alpha.mean(axis=1), beta.mean(axis=1)
-        e_grand, e_rs, e_ct, sse = _centred(self.e_row, self.e_col, self.rss)
         st = self.step
-        st.grand = mu + a_bar + b_bar + e_grand
-        st.rs = alpha - a_bar[:, None] + e_rs
-        st.ct = beta - b_bar[:, None] + e_ct
-        st.sse = sse
-        state = st.update(state, z, g, None)
-        for key in ("mu", "alpha", "beta", "vs", "vt"):  # (changed in place by the steps)
-            state[key] = np.ascontiguousarray(state[key], dtype=float)
-        return state
+        grand, rs, ct, _ = st.statistics
+        st.kernel.centred(self.e_row, self.e_col, self.rss, *st.statistics)
+        grand += mu + a_bar + b_bar
+        rs += alpha - a_bar[:, None]
+        ct += beta - b_bar[:, None]
+        return st.update(state, z, g, None)
 
-    def update_latent(self, state, normals, uniforms, own) -> None:
+    def update_latent(self, state, normals, own) -> None:
         """Fresh latent values given η (``own``: each chain's generator of them)."""
         standard_normals(own, self.z)  # (the candidates, replaced by z in place)
         self.steps.latent_step(state["mu"], state["alpha"], state["beta"], self.z, self.kind,
                                self.z, self.z_zero, self.e_row, self.e_col, self.rss,
-                               self.scale)
+                               self.scale, self.top_s)
 
     def sweep(self, state, own, gamma: np.ndarray, uniform: np.ndarray,
               uniforms: np.ndarray) -> None:
         """Fresh latent values given η, the parameter-expanded rescaling (``gamma``: a
         standard gamma draw of shape :attr:`expansion_shape` per chain, ``uniform``: one
         uniform per chain) and the interweaving moves (``uniforms``: ``(C,``
-        :attr:`interweave_size` ``)``); see :mod:`scorestd.kernels.probit_gibbs`."""
+        :attr:`interweave_size` ``)``); see :mod:`scorestd.kernels.bounded_gibbs`."""
         standard_normals(own, self.z)
         ss_a, ss_b = np.empty(len(self.rss)), np.empty(len(self.rss))
         self.steps.sweep(state["mu"], state["alpha"], state["beta"], state["vs"],
                          state["vt"], self.z, self.kind, self.z, self.z_zero, self.e_row,
-                         self.e_col, self.rss, self.scale, self.zero_t, self.zero_s,
+                         self.e_col, self.rss, self.scale, self.top_s, self.zero_t, self.zero_s,
                          self.free_s, self.free_t, np.ascontiguousarray(gamma),
                          np.ascontiguousarray(uniform), np.ascontiguousarray(uniforms),
                          ANCILLARY_ROUNDS, self.system_prior, self.topic_prior,
@@ -341,10 +326,12 @@ class _Probit:
 
     def interweave(self, state, uniforms: np.ndarray) -> None:
         """The interweaving moves alone, from the latent values held (``z`` scaled by
-        ``scale``, ``z_zero``): :func:`scorestd.kernels.probit_gibbs.interweave`."""
+        ``scale``, ``z_zero``): :func:`scorestd.kernels.bounded_gibbs.interweave`."""
         ss_a, ss_b = np.empty(len(self.rss)), np.empty(len(self.rss))
+        self.top_s = self.z.reshape(-1, self.n_t, self.n_s).max(axis=1)
         self.steps.interweave(state["mu"], state["alpha"], state["beta"], state["vs"],
-                              state["vt"], self.z, self.z_zero, self.scale, self.zero_t,
+                              state["vt"], self.z, self.z_zero, self.scale, self.top_s,
+                              self.zero_t,
                               self.zero_s, self.free_s, self.free_t,
                               np.ascontiguousarray(uniforms), ANCILLARY_ROUNDS,
                               self.system_prior, self.topic_prior, self.mu_prior, ss_a, ss_b)
@@ -392,28 +379,11 @@ class _Collapsed:
     def update_parameters(self, state, z, g):
         return self.step.update(state, z, g, None)
 
-    def update_latent(self, state, normals, uniforms, own) -> None:
+    def update_latent(self, state, normals, own) -> None:
         return None
 
     def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
         return self.step.record(state, keep_topics)
-
-
-def _uniform_source(gens: list[np.random.Generator]) -> Callable[[np.ndarray], np.ndarray]:
-    """Uniforms for the rejected cells, each chain's from its own generator (in order)."""
-
-    def draw(rows: np.ndarray) -> np.ndarray:
-        out = np.empty(rows.size)
-        counts = np.bincount(rows, minlength=len(gens))
-        order = np.argsort(rows, kind="stable")
-        start = 0
-        for c, k in enumerate(counts):
-            if k:
-                out[order[start:start + k]] = gens[c].random(k)
-                start += k
-        return out
-
-    return draw
 
 
 def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
@@ -422,14 +392,13 @@ def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
     """Run the components' joint Gibbs sampler; draws keyed ``<part>/<name>``.
 
     Chain ``c`` draws from ``seqs[c]``'s first five children only: the parameters'
-    normals and gammas, the latent cells' normals (in blocks of iterations), the
-    rejected cells' uniforms, the probit parts' moves, and the probit parts' latent
-    matrices (one an iteration)."""
+    normals and gammas, the latent cells' normals (in blocks of iterations), none (the
+    rejected cells' uniforms once; now made from their normals), the probit parts'
+    moves, and the probit parts' latent matrices (one an iteration)."""
     chains = len(seqs)
     kids = [s.spawn(5) for s in seqs]
     par_gen = [np.random.default_rng(k[0]) for k in kids]
     lat_gen = [np.random.default_rng(k[1]) for k in kids]
-    uni = _uniform_source([np.random.default_rng(k[2]) for k in kids])
     px_gen = [np.random.default_rng(k[3]) for k in kids]
     own_gen = [np.random.default_rng(k[4]) for k in kids]
     init_gen = [np.random.default_rng(k[0].spawn(1)[0]) for k in kids]
@@ -473,8 +442,7 @@ def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
                         io += px_sizes[xo]
                         xo += 1
                     else:
-                        comp.update_latent(states[name], lat[:, k, lo:lo + nl], uni,
-                                           own_gen)
+                        comp.update_latent(states[name], lat[:, k, lo:lo + nl], own_gen)
                     zo, go, lo = zo + nz, go + ng, lo + nl
                 it = done + k
                 if it >= warmup and (it - warmup + 1) % thin == 0:

@@ -1,11 +1,22 @@
-r"""Compiled Gibbs steps of a crossed probit model (the zero part of the hurdle likelihood).
+r"""Compiled Gibbs steps of the bounded likelihoods of the crossed model
+(:mod:`scorestd.bayes.bounded`): each chain's loops over its cells and effects, which
+numpy would make into dozens or hundreds of calls on small arrays per iteration.
 
-The model: latent values :math:`z_{ts} = \eta_{ts} + \varepsilon_{ts}`,
-:math:`\eta_{ts} = \mu + \alpha_s + \beta_t`, :math:`\varepsilon_{ts} \sim N(0, 1)`, and
-a cell's score is 0 iff :math:`z_{ts} > 0` (Albert & Chib 1993);
-:mod:`scorestd.bayes.bounded` describes the sampler and draws the locations and variances
-given z in numpy. Here, per chain, in loops over the cells that numpy would make into
-hundreds of small array operations per iteration:
+Each step is a deterministic function of the random numbers it is given (standard
+normals, gamma and uniform draws), drawn by the caller from the chain's own generators:
+the same numbers give the same state. (One module: numba's cache checks only the file
+of a compiled function, so steps that call each other live in one file.)
+
+**A crossed normal component** (the censored model; the logit part of the hurdle model)
+on a matrix completed by latent cells: :func:`component_statistics` and
+:func:`centred` (its sufficient statistics), :func:`step` (the balanced-design step of
+:class:`scorestd.bayes.gibbs._FastStep`: all locations jointly given the variances, then
+the variances), :func:`component_latent` (the latent cells given the parameters).
+
+**A crossed probit part** (the zero part of the hurdle model): latent values
+:math:`z_{ts} = \eta_{ts} + \varepsilon_{ts}`, :math:`\eta_{ts} = \mu + \alpha_s +
+\beta_t`, :math:`\varepsilon_{ts} \sim N(0, 1)`, a cell's score 0 iff
+:math:`z_{ts} > 0` (Albert & Chib 1993):
 
 - :func:`latent_step`: fresh latent values given η, from candidate standard normals;
 - :func:`expand`: the parameter-expanded rescaling of the latent values and locations;
@@ -13,17 +24,20 @@ hundreds of small array operations per iteration:
   the residuals ε = z − η held fixed;
 - :func:`sweep`: the three in a row (one call an iteration).
 
-Each step is a deterministic function of the random numbers it is given (candidate
-normals, gamma and uniform draws), drawn by the caller from the chain's own generators:
-the same numbers give the same state, whatever the machine code.
+The state of a probit part's ``C`` chains on a ``T × S`` matrix with ``Z`` zeros (arrays
+changed in place): ``mu`` ``(C,)``, ``alpha`` ``(C, S)``, ``beta`` ``(C, T)``, ``vs``,
+``vt`` ``(C,)`` (the effects' variances), ``z`` ``(C, T·S)`` (latent values of the other
+scores' cells, −∞ at the zeros' and missing cells, to be multiplied by ``scale``
+``(C,)``), ``z_zero`` ``(C, Z)`` (the zeros' latent values, scaled), ε's row sums
+``e_row`` ``(C, T)``, column sums ``e_col`` ``(C, S)`` and sum of squares ``rss``
+``(C,)``, and ``top_s`` ``(C, S)``: the highest latent value of each system's other
+scores (unscaled). ``kind`` ``(T·S,)`` is +1 at a zero, −1 at another score, 0 at a
+missing one.
 
-The state of ``C`` chains on a ``T × S`` matrix with ``Z`` zeros (arrays changed in
-place): ``mu`` ``(C,)``, ``alpha`` ``(C, S)``, ``beta`` ``(C, T)``, ``vs``, ``vt``
-``(C,)`` (the effects' variances), ``z`` ``(C, T·S)`` (latent values of the other scores'
-cells, −∞ at the zeros' and missing cells, to be multiplied by ``scale`` ``(C,)``),
-``z_zero`` ``(C, Z)`` (the zeros' latent values, scaled), and ε's row sums ``e_row``
-``(C, T)``, column sums ``e_col`` ``(C, S)`` and sum of squares ``rss`` ``(C,)``.
-``kind`` ``(T·S,)`` is +1 at a zero, −1 at another score, 0 at a missing one.
+Truncated normals are drawn as "a plain normal, kept where it falls on the right side,
+else an inverse-cdf draw from the other side at a uniform made from the rejected normal"
+(given its rejection, its cdf within the rejected side is uniform, and independent of
+the kept cells): exactly the truncated law, from one normal per cell.
 """
 
 from __future__ import annotations
@@ -34,8 +48,9 @@ import numpy as np
 
 from .compiled import gammainc, gammaincc, gammainccinv, gammaincinv, jit, ndtr, ndtri
 
-__all__ = ["expand", "interweave", "latent_step", "sweep", "truncated_gamma",
-           "truncated_normal", "upper_truncated_normal"]
+__all__ = ["centred", "component_latent", "component_statistics", "expand", "interweave", "latent_step",
+           "pack_priors", "step", "sweep", "truncated_gamma", "truncated_normal",
+           "upper_truncated_normal"]
 
 #: Below this bound the normal cdf underflows: the tail is drawn as an exponential.
 FAR_TAIL = -35.0
@@ -109,33 +124,34 @@ def truncated_gamma(shape: float, lo: float, hi: float, u: float) -> float:
 
 
 @jit
-def latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale):
+def latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale, top_s):
     """Fresh latent values of every chain given η, from the candidates ``eps`` ``(C,
-    T·S)`` (independent standard normals; overwritten).
+    T·S)`` (independent standard normals; may be ``z`` itself).
 
     A cell keeps ε = its candidate where η + ε has the sign the cell's score requires;
     elsewhere w = −σ·ε (σ = +1 at a zero, −1 at another score) is drawn from N(0, 1)
     below b = σ·η by the inverse cdf at the uniform U = Φ(−w₀)/Φ(−b) made from the
-    rejected candidate w₀ (given its rejection, w₀ is N(0, 1) above b, so U is uniform
-    and independent of the accepted cells): the mixture of kept and redrawn values has
-    exactly the truncated law, from one normal per cell. Writes ``z``, ``z_zero``, ε's
-    sums ``e_row``, ``e_col``, ``rss`` and ``scale`` = 1.
+    rejected candidate w₀ (given its rejection, w₀ is N(0, 1) above b). Writes ``z``,
+    ``z_zero``, ε's sums ``e_row``, ``e_col``, ``rss``, ``top_s`` and ``scale`` = 1.
 
     Examples
     --------
     >>> kind = np.array([1, -1, -1, 0], dtype=np.int8)  # a 2 × 2 matrix: a zero first
-    >>> z, z_zero = np.empty((1, 4)), np.empty((1, 1))
+    >>> z, z_zero, top_s = np.empty((1, 4)), np.empty((1, 1)), np.empty((1, 2))
     >>> e_row, e_col, rss, scale = np.empty((1, 2)), np.empty((1, 2)), np.empty(1), np.empty(1)
     >>> latent_step(np.zeros(1), np.zeros((1, 2)), np.zeros((1, 2)),
     ...             np.array([[-0.5, 0.3, -1.2, 0.7]]), kind, z, z_zero, e_row, e_col, rss,
-    ...             scale)
+    ...             scale, top_s)
     >>> bool(z_zero[0, 0] > 0), bool(z[0, 1] <= 0 and z[0, 2] == -1.2), float(z[0, 3])
     (True, True, -inf)
+    >>> top_s.tolist() == [[-1.2, z[0, 1]]]
+    True
     """
     chains, n_s = alpha.shape
     n_t = beta.shape[1]
     for c in range(chains):
         e_col[c, :] = 0.0
+        top_s[c, :] = -np.inf
         ss = 0.0
         k = 0
         for t in range(n_t):
@@ -156,6 +172,7 @@ def latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale)
                 ss += e * e
                 if cell < 0:
                     z[c, i] = eta + e
+                    top_s[c, s] = max(top_s[c, s], eta + e)
                 else:
                     z[c, i] = -np.inf
                     if cell > 0:
@@ -313,8 +330,8 @@ def _ancillary_block(x, var, mu, shape, scale, mu_mean, mu_sd, free, lowest, top
 
 
 @jit
-def interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, zero_t, zero_s, free_s, free_t,
-               uniforms, rounds, system_prior, topic_prior, mu_prior, ss_a, ss_b):
+def interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, top_s, zero_t, zero_s, free_s,
+               free_t, uniforms, rounds, system_prior, topic_prior, mu_prior, ss_a, ss_b):
     """Ancillary moves of every chain's locations and effects' variances (interweaving:
     Yu & Meng 2011).
 
@@ -323,8 +340,8 @@ def interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, zero_t, zero_s, free_s
     keep every latent value's sign; then σ²_system's with the effects of the systems
     without a zero held as multiples of σ_system; then the intercept against the effects
     of the systems with a zero; these ``rounds`` times; then the topics' alike, then the
-    intercept's own (prior N(m, s²)); z moves with them (``z_zero`` is updated; ``z``,
-    held for the bounds, is not). Exact Gibbs draws of the joint posterior in the
+    intercept's own (prior N(m, s²)); z moves with them (``z_zero`` is updated; ``z``
+    and ``top_s``, held for the bounds, are not). Exact Gibbs draws of the joint posterior in the
     (ε, locations) coordinates. ``uniforms``: ``(C, rounds·(S + T + 4) + 1)``; the priors
     as pairs (IG shape, scale) and (mean, sd); writes the effects' sums of squares
     ``ss_a``, ``ss_b``.
@@ -332,24 +349,21 @@ def interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, zero_t, zero_s, free_s
     chains, n_s = alpha.shape
     n_t = beta.shape[1]
     used = rounds * (n_s + 2)
-    top_s, top_t = np.empty(n_s), np.empty(n_t)
+    top, top_t = np.empty(n_s), np.empty(n_t)
     low_s, low_t = np.empty(n_s), np.empty(n_t)
     shift_s, shift_t = np.empty(n_s), np.empty(n_t)
     zz = np.empty(z_zero.shape[1])
     for c in range(chains):
         g = scale[c]
-        top_s[:] = -np.inf
-        for t in range(n_t):
-            for s in range(n_s):
-                top_s[s] = max(top_s[s], z[c, t * n_s + s])
-        top_s *= g
+        for s in range(n_s):
+            top[s] = top_s[c, s] * g
         zz[:] = z_zero[c]
         low_s[:] = np.inf
         for j in range(zz.size):
             low_s[zero_s[j]] = min(low_s[zero_s[j]], zz[j])
         vs[c], mu[c] = _ancillary_block(alpha[c], vs[c], mu[c], system_prior[0],
                                         system_prior[1], mu_prior[0], mu_prior[1], free_s,
-                                        low_s, top_s, uniforms[c, :used], rounds, shift_s)
+                                        low_s, top, uniforms[c, :used], rounds, shift_s)
         low_t[:] = np.inf
         for j in range(zz.size):
             zz[j] += shift_s[zero_s[j]]
@@ -378,13 +392,194 @@ def interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, zero_t, zero_s, free_s
 
 
 @jit
-def sweep(mu, alpha, beta, vs, vt, eps, kind, z, z_zero, e_row, e_col, rss, scale, zero_t,
-          zero_s, free_s, free_t, gamma, uniform, uniforms, rounds, system_prior,
+def sweep(mu, alpha, beta, vs, vt, eps, kind, z, z_zero, e_row, e_col, rss, scale, top_s,
+          zero_t, zero_s, free_s, free_t, gamma, uniform, uniforms, rounds, system_prior,
           topic_prior, mu_prior, ss_a, ss_b):
     """:func:`latent_step`, :func:`expand` and :func:`interweave` in a row: an iteration
     of the probit part after its locations and variances (one call instead of three)."""
-    latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale)
+    latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale, top_s)
     expand(mu, alpha, beta, vs, vt, z_zero, e_row, e_col, rss, scale, gamma, uniform,
            mu_prior[1], system_prior[1], topic_prior[1])
-    interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, zero_t, zero_s, free_s, free_t,
-               uniforms, rounds, system_prior, topic_prior, mu_prior, ss_a, ss_b)
+    interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, top_s, zero_t, zero_s, free_s,
+               free_t, uniforms, rounds, system_prior, topic_prior, mu_prior, ss_a, ss_b)
+
+
+# -- the balanced-design step of a crossed normal component ---------------------------
+
+def pack_priors(priors) -> np.ndarray:
+    """The array of a :class:`scorestd.bayes.gibbs.CrossedPriors` the steps read.
+
+    Examples
+    --------
+    >>> from scorestd.bayes.gibbs import CrossedPriors, VariancePrior
+    >>> pack_priors(CrossedPriors(VariancePrior(2, 1), VariancePrior(3, 1),
+    ...                           VariancePrior(fixed=1.0), mu=(0.0, 2.0))).tolist()
+    [2.0, 1.0, nan, 3.0, 1.0, nan, 1.0, 1.0, 1.0, 0.0, 2.0]
+    """
+    values = []
+    for prior in (priors.system, priors.topic, priors.residual):
+        values += [prior.shape, prior.scale, np.nan if prior.fixed is None else prior.fixed]
+    values += list(priors.mu) if priors.mu is not None else [0.0, np.nan]
+    return np.array(values, dtype=float)
+
+
+@jit
+def centred(row, col, ss, grand, rs, ct, sse):
+    """Grand mean, centred column and row means and the residual sum of squares of the
+    two-way additive fit of ``(C, T, S)`` matrices from their row sums ``row``, column
+    sums ``col`` and sums of squares ``ss`` (written into ``grand``, ``rs``, ``ct``,
+    ``sse``).
+
+    Examples
+    --------
+    >>> y = np.array([[1.0, 2.0], [3.0, 6.0]])
+    >>> out = np.empty(1), np.empty((1, 2)), np.empty((1, 2)), np.empty(1)
+    >>> centred(y.sum(1)[None], y.sum(0)[None], np.array([np.sum(y * y)]), *out)
+    >>> out[0].tolist(), out[1].tolist(), out[3].tolist()
+    ([3.0], [[-1.0, 1.0]], [1.0])
+    """
+    chains, n_t = row.shape
+    n_s = col.shape[1]
+    n = n_t * n_s
+    for c in range(chains):
+        total = 0.0
+        for t in range(n_t):
+            total += row[c, t]
+        g = total / n
+        grand[c] = g
+        ss_s, ss_t = 0.0, 0.0
+        for s in range(n_s):
+            rs[c, s] = col[c, s] / n_t - g
+            ss_s += rs[c, s] * rs[c, s]
+        for t in range(n_t):
+            ct[c, t] = row[c, t] / n_s - g
+            ss_t += ct[c, t] * ct[c, t]
+        sse[c] = max(ss[c] - n * g * g - n_t * ss_s - n_s * ss_t, 0.0)
+
+
+@jit
+def component_statistics(base_row, base_col, base_ss, x, t_idx, s_idx, row, col, ss):
+    """Row and column sums and sum of squares of each chain's completed matrix: the exact
+    cells' (``base_*``) plus the latent cells' values ``x`` ``(C, K)`` at topics ``t_idx``
+    and systems ``s_idx``."""
+    for c in range(x.shape[0]):
+        row[c, :] = base_row
+        col[c, :] = base_col
+        total = base_ss
+        for k in range(x.shape[1]):
+            v = x[c, k]
+            row[c, t_idx[k]] += v
+            col[c, s_idx[k]] += v
+            total += v * v
+        ss[c] = total
+
+
+@jit
+def _inverse_gamma(shape_scale_fixed, ss, gamma):
+    """A variance's draw given the sum of squares of its effects (or residuals) and a
+    standard gamma draw of shape a + n/2 (or its fixed value)."""
+    fixed = shape_scale_fixed[2]
+    if not math.isnan(fixed):
+        return fixed
+    return (shape_scale_fixed[1] + 0.5 * ss) / gamma
+
+
+@jit
+def step(grand, rs, ct, sse, z, g, vs, vt, ve, priors):
+    """Locations and variances of every chain given the statistics of its completed
+    ``T × S`` matrix (``grand``, ``rs``, ``ct``, ``sse``: :func:`centred`'s), the
+    variances ``vs``, ``vt``, ``ve`` and its random numbers: ``z`` ``(C, S + T + 4)``
+    standard normals, ``g`` ``(C, 3)`` standard gammas of shapes a + S/2, a + T/2,
+    a + T·S/2.
+
+    The centred effects are independent Gaussians in the sum-zero subspaces; the grand
+    mean m = μ + mean(α) + mean(β) and the two effect means are drawn apart (with a normal
+    prior on μ by Matheron's rule: the prior draw corrected by a noisy observation of m);
+    then the variances. Returns ``mu``, ``alpha``, ``beta``, ``vs``, ``vt``, ``ve`` and
+    the sums of squares of the residuals, system and topic effects (``ssr``, ``ss_a``,
+    ``ss_b``), as :class:`scorestd.bayes.gibbs._FastStep` does.
+    """
+    chains, n_s = rs.shape
+    n_t = ct.shape[1]
+    n = n_t * n_s
+    mu, alpha, beta = np.empty(chains), np.empty((chains, n_s)), np.empty((chains, n_t))
+    new_vs, new_vt, new_ve = np.empty(chains), np.empty(chains), np.empty(chains)
+    ssr, ss_a, ss_b = np.empty(chains), np.empty(chains), np.empty(chains)
+    m0, s0 = priors[9], priors[10]
+    for c in range(chains):
+        prec_a = n_t / ve[c] + 1.0 / vs[c]
+        prec_b = n_s / ve[c] + 1.0 / vt[c]
+        w_a, w_b = (n_t / ve[c]) / prec_a, (n_s / ve[c]) / prec_b
+        sd_a, sd_b = math.sqrt(prec_a), math.sqrt(prec_b)
+        zs_bar = 0.0
+        for s in range(n_s):
+            zs_bar += z[c, s]
+        zs_bar /= n_s
+        zt_bar = 0.0
+        for t in range(n_t):
+            zt_bar += z[c, n_s + t]
+        zt_bar /= n_t
+        z0 = z[c, n_s + n_t:]
+        va, vb, vm = vs[c] / n_s, vt[c] / n_t, ve[c] / n
+        a_bar = math.sqrt(va) * z0[1]
+        b_bar = math.sqrt(vb) * z0[2]
+        if math.isnan(s0):
+            m = grand[c] + math.sqrt(vm) * z0[0]
+            mu[c] = m - a_bar - b_bar
+        else:
+            mu_p = m0 + s0 * z0[0]
+            total = s0 * s0 + va + vb + vm
+            r = grand[c] - (mu_p + a_bar + b_bar + math.sqrt(vm) * z0[3])
+            mu[c] = mu_p + (s0 * s0 / total) * r
+            a_bar += (va / total) * r
+            b_bar += (vb / total) * r
+            m = mu[c] + a_bar + b_bar
+        dev_a, dev_b, sq_a, sq_b = 0.0, 0.0, 0.0, 0.0
+        for s in range(n_s):
+            a = w_a * rs[c, s] + (z[c, s] - zs_bar) / sd_a
+            dev_a += (rs[c, s] - a) ** 2
+            alpha[c, s] = a_bar + a
+            sq_a += alpha[c, s] * alpha[c, s]
+        for t in range(n_t):
+            b = w_b * ct[c, t] + (z[c, n_s + t] - zt_bar) / sd_b
+            dev_b += (ct[c, t] - b) ** 2
+            beta[c, t] = b_bar + b
+            sq_b += beta[c, t] * beta[c, t]
+        ssr[c] = sse[c] + n * (grand[c] - m) ** 2 + n_t * dev_a + n_s * dev_b
+        ss_a[c], ss_b[c] = sq_a, sq_b
+        new_vs[c] = _inverse_gamma(priors[0:3], sq_a, g[c, 0])
+        new_vt[c] = _inverse_gamma(priors[3:6], sq_b, g[c, 1])
+        new_ve[c] = _inverse_gamma(priors[6:9], ssr[c], g[c, 2])
+    return mu, alpha, beta, new_vs, new_vt, new_ve, ssr, ss_a, ss_b
+
+
+@jit
+def component_latent(mu, alpha, beta, ve, normals, sign, bound, t_idx, s_idx, x):
+    """The latent cells of every chain given the parameters, from standard normals
+    ``normals`` ``(C, K)``: cell k at topic ``t_idx[k]``, system ``s_idx[k]`` is free
+    (``sign`` 0: x = η + σ·v) or known to lie above (+1) or below (−1) ``bound``: then
+    v = sign·(x − η)/σ is N(0, 1) truncated to v ≥ a = sign·(bound − η)/σ, its normal
+    kept where it is ≥ a, else drawn from [a, ∞) at the uniform Φ(v₀)/Φ(a) made from
+    the rejected normal v₀. Writes ``x``.
+
+    Examples
+    --------
+    >>> x = np.empty((1, 2))
+    >>> component_latent(np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1)), np.ones(1),
+    ...                  np.array([[0.5, 0.5]]), np.array([0.0, -1.0]), np.array([0.0, 0.0]),
+    ...                  np.zeros(2, np.intp), np.zeros(2, np.intp), x)
+    >>> float(x[0, 0]), bool(x[0, 1] <= 0.0)
+    (0.5, True)
+    """
+    for c in range(x.shape[0]):
+        sd = math.sqrt(ve[c])
+        for k in range(x.shape[1]):
+            eta = mu[c] + alpha[c, s_idx[k]] + beta[c, t_idx[k]]
+            flip = sign[k] if sign[k] != 0.0 else 1.0
+            v = normals[c, k] * flip
+            if sign[k] != 0.0:
+                a = sign[k] * (bound[k] - eta) / sd
+                if v < a:
+                    u = min(ndtr(v, 0) / ndtr(a, 0), 1.0)
+                    v = -upper_truncated_normal(-a, u)
+            x[c, k] = eta + sd * (flip * v)

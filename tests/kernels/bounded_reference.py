@@ -1,8 +1,9 @@
-"""Numpy references of the compiled probit steps (:mod:`scorestd.kernels.probit_gibbs`):
-the zero part's moves as the hurdle sampler made them with numpy arrays over chains before
-they were compiled (same formulas, other code), and its latent step written with arrays.
-Each function takes the state as the compiled steps do (see that module's docstring) and
-returns a new one."""
+"""Numpy references of the compiled steps of :mod:`scorestd.kernels.bounded_gibbs`: the
+probit part's moves as the hurdle sampler made them with numpy arrays over chains before
+they were compiled (same formulas, other code), the latent steps written with arrays (the
+uniform of a rejected cell made from its normal), and the balanced-design step is
+:class:`scorestd.bayes.gibbs._FastStep` itself. Each function takes the state as the
+compiled steps do (see that module's docstring) and returns a new one."""
 
 from __future__ import annotations
 
@@ -57,8 +58,25 @@ def latent_step(mu, alpha, beta, eps, kind):
     e = np.where(bad, -sigma * np.minimum(new, b), e)
     z = eta + e
     e3 = e.reshape(c, n_t, n_s)
-    return (np.where(kind < 0, z, -np.inf), z[:, kind > 0], e3.sum(axis=2), e3.sum(axis=1),
-            np.sum(e * e, axis=1))
+    others = np.where(kind < 0, z, -np.inf)
+    return (others, z[:, kind > 0], e3.sum(axis=2), e3.sum(axis=1), np.sum(e * e, axis=1),
+            others.reshape(c, n_t, n_s).max(axis=1))
+
+
+def component_latent(mu, alpha, beta, ve, normals, sign, bound, t_idx, s_idx):
+    """The latent cells of a crossed normal component (free, above or below a bound)."""
+    eta = mu[:, None] + alpha[:, s_idx] + beta[:, t_idx]
+    sd = np.sqrt(ve)[:, None]
+    flip = np.where(sign == 0, 1.0, sign)
+    v = normals * flip
+    a = sign * (bound - eta) / sd
+    bad = (sign != 0) & (v < a)
+    with np.errstate(divide="ignore", invalid="ignore"):  # (the cells kept: any value)
+        u = np.minimum(special.ndtr(v) / special.ndtr(a), 1.0)
+        b = -a
+        far = b + np.log(u) / np.abs(b)
+        new = -np.minimum(np.where(b < -35.0, far, special.ndtri(u * special.ndtr(b))), b)
+    return eta + sd * (flip * np.where(bad, new, v))
 
 
 def expand(state, gamma, uniform, priors):
