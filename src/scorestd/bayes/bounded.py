@@ -145,7 +145,9 @@ class _CompiledStep(_FastStep):
     def update(self, st, z, g, lam):
         c = z.shape[0]
 
-        def chains(v):
+        def chains(v):  # (a fixed variance is a number in the initial state)
+            if isinstance(v, np.ndarray) and v.shape == (c,) and v.dtype == float:
+                return v
             return np.ascontiguousarray(np.broadcast_to(v, (c,)), dtype=float)
 
         grand, rs, ct, sse = self.statistics

@@ -133,6 +133,9 @@ def latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale,
     below b = σ·η by the inverse cdf at the uniform U = Φ(−w₀)/Φ(−b) made from the
     rejected candidate w₀ (given its rejection, w₀ is N(0, 1) above b). Writes ``z``,
     ``z_zero``, ε's sums ``e_row``, ``e_col``, ``rss``, ``top_s`` and ``scale`` = 1.
+    (The uniform has the candidates' resolution, and their bound: candidates from
+    :func:`scorestd.bayes.bounded.standard_normals` never exceed 6.76, so a redrawn value
+    stays out of a tail whose probability is below 1e-11.)
 
     Examples
     --------
