@@ -44,6 +44,16 @@ def test_import_scorestd_is_light_and_the_accessor_follows_xarray():
     assert "xarray" in _imported_after(code)
 
 
+def test_numba_is_loaded_only_by_the_compiled_loops_when_they_run():
+    # the error-rate study and the simulation import their kernels without numba ...
+    code = "import scorestd.experiments.significance_errors, scorestd.models._grid"
+    assert "numba" not in _imported_after(code)
+    # ... which loads it at the first compiled count
+    code = ("import numpy as np\nfrom scorestd.kernels.paired_decisions import paired_decisions\n"
+            "paired_decisions(np.array([[0.1, 0.2, -0.05]]), [0.05], ['permutation'], seed=1)")
+    assert "numba" in _imported_after(code)
+
+
 def test_every_command_is_listed_and_the_builtin_models_are_the_registry():
     assert set(BUILTIN_MODELS) <= set(scorestd.model_names())
     assert list(BUILTIN_MODELS) == scorestd.model_names()[:len(BUILTIN_MODELS)]

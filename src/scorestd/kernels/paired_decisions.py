@@ -75,8 +75,6 @@ _REL_TOL = 1e-9
 # Resampled sums per chunk of the matrix product (float32: 1 MiB, in L2 cache; measured
 # 5-10% faster than 512 KiB and than 2 MiB).
 _CHUNK_CELLS = 2**18
-# Resamples whose bootstrap counts are made at a time (bincount's output in cache).
-_COUNT_ROWS = 1024
 # Unit roundoff of float32.
 _F32_UNIT = 2.0**-24
 # Float32 sums of a trial too close to a threshold, in one chunk, recounted one by one in
@@ -281,16 +279,9 @@ def _resampling_block(entropy, spawn_key, pool_size, index: int, test: str, n: i
         signs = rng.integers(0, 2, size=(block, n), dtype=np.int8)
         per_trial = 1.0 - 2.0 * signs
     else:
-        draws = rng.integers(0, n, size=(resamples, n), dtype=np.int32)
-        matrix = np.empty((resamples, n), dtype=np.float32)
-        # counts of each topic per resample, _COUNT_ROWS resamples at a time (the flat
-        # index array and bincount's output then stay in cache)
-        offsets = np.arange(_COUNT_ROWS, dtype=np.intp)[:, np.newaxis] * n
-        for start in range(0, resamples, _COUNT_ROWS):
-            rows = draws[start:start + _COUNT_ROWS]
-            k = len(rows)
-            matrix[start:start + k] = np.bincount((rows + offsets[:k]).ravel(),
-                                                  minlength=k * n).reshape(k, n)
+        from .band_counts import bootstrap_count_matrix  # numba: imported when first used
+
+        matrix = bootstrap_count_matrix(rng.integers(0, n, size=(resamples, n), dtype=np.int32))
         per_trial = rng.permuted(np.broadcast_to(np.arange(n), (block, n)), axis=1)
     return _Resamples(matrix, per_trial)
 
@@ -410,6 +401,8 @@ def _extreme_counts(drawn, x, observed, test, stop_above, exact=False):
     up_at = centre + np.abs(observed) - tol
     low_at = centre - np.abs(observed) + tol
     margin = np.zeros(len(x)) if exact else _float32_margin(x, test, up_at, low_at)
+    from .band_counts import band_counts  # numba: imported when first used
+
     # (N, 4, 1): sure / maybe at least up_at, sure / maybe at most low_at
     bounds = np.stack([up_at + margin, up_at - margin, low_at - margin, low_at + margin],
                       axis=1).astype(np.float32)[..., np.newaxis]
@@ -418,11 +411,9 @@ def _extreme_counts(drawn, x, observed, test, stop_above, exact=False):
     up = np.zeros(len(x), dtype=np.int64)
     low = np.zeros(len(x), dtype=np.int64)
     done = np.zeros(len(x), dtype=np.int64)
-    # scratch arrays reused chunk after chunk (fresh ones would cost page faults)
+    # scratch space reused chunk after chunk (fresh arrays would cost page faults)
     cells = max(64 * len(x), min(_CHUNK_CELLS, n_resamples * len(x)) + 64 * len(x))
     sums_buffer = np.empty(cells, dtype=np.float32)
-    mask_buffer = np.empty(cells, dtype=bool)
-    bits_buffer = np.empty(cells // 8 + len(x), dtype=np.uint8)
     wide_buffer = None
     wide = np.zeros(len(x), dtype=bool)  # counted in float64 from now on (many ties)
     active = np.arange(len(x))
@@ -432,19 +423,12 @@ def _extreme_counts(drawn, x, observed, test, stop_above, exact=False):
         chunk = slice(start, start + step)
         fast = active[~wide[active]]
         if fast.size:
-            shape = (fast.size, step)
-            sums = sums_buffer[:fast.size * step].reshape(shape)
+            sums = sums_buffer[:fast.size * step].reshape(fast.size, step)
             np.matmul(x32[fast], matrix[chunk].T, out=sums)
-            mask = mask_buffer[:fast.size * step].reshape(shape)
             b = bounds[fast]
-            if exact:  # exact sums and thresholds: two comparisons, nothing unsure
-                counts = [_count(compare(sums, b[:, k], out=mask), bits_buffer)
-                          for k, compare in ((0, np.greater_equal), (2, np.less_equal))]
-                counts = [counts[0], counts[0], counts[1], counts[1]]
-            else:
-                counts = [_count(compare(sums, b[:, k], out=mask), bits_buffer)
-                          for k, compare in enumerate((np.greater_equal, np.greater_equal,
-                                                       np.less_equal, np.less_equal))]
+            # sure / maybe at least up_at, sure / maybe at most low_at (exact sums and
+            # thresholds: the sure and maybe bounds are equal, nothing is unsure)
+            counts = band_counts(sums, b[:, :, 0])
             unsure = (counts[1] - counts[0]) + (counts[3] - counts[2])
             many = unsure > _RECOUNT_MAX  # e.g. discrete scores: float64 from now on
             for tail, at in enumerate((up_at, low_at)):
@@ -463,14 +447,12 @@ def _extreme_counts(drawn, x, observed, test, stop_above, exact=False):
         if slow.size:  # float64 sums, compared with the thresholds themselves
             if wide_buffer is None:
                 wide_buffer = np.empty(cells, dtype=np.float64)
-            shape = (slow.size, step)
-            sums = wide_buffer[:slow.size * step].reshape(shape)
+            sums = wide_buffer[:slow.size * step].reshape(slow.size, step)
             np.matmul(x[slow], drawn.wide[chunk].T, out=sums)
-            mask = mask_buffer[:slow.size * step].reshape(shape)
-            up[slow] += _count(np.greater_equal(sums, up_at[slow, np.newaxis], out=mask),
-                               bits_buffer)
-            low[slow] += _count(np.less_equal(sums, low_at[slow, np.newaxis], out=mask),
-                                bits_buffer)
+            at = np.column_stack([up_at[slow], up_at[slow], low_at[slow], low_at[slow]])
+            counts = band_counts(sums, at)
+            up[slow] += counts[0]
+            low[slow] += counts[2]
         done[active] += step
         start += step
         one = np.where(negative[active], done[active] - low[active], up[active])
@@ -492,13 +474,3 @@ def _recount(drawn, x, start, rows, band, at, compare):
     sums = np.einsum("ij,ij->i", drawn.matrix[start + col].astype(np.float64), x[rows[row]])
     return np.bincount(row, weights=compare(sums, at[rows[row]]),
                        minlength=len(rows)).astype(np.int64)
-
-
-def _count(mask, buffer=None):
-    """Row sums of a boolean ``(N, K)`` array (popcount of its bytes when ``K % 8 == 0``;
-    ``buffer``: scratch ``uint8`` space for the popcounts)."""
-    if mask.shape[1] % 8:
-        return np.count_nonzero(mask, axis=1)
-    words = mask.view(np.uint64)
-    out = None if buffer is None else buffer[:words.size].reshape(words.shape)
-    return np.bitwise_count(words, out=out).sum(axis=1, dtype=np.int64)

@@ -82,35 +82,6 @@ def search_index(flat: np.ndarray, m: int) -> np.ndarray:
     return positions.astype(np.int32) if flat.size < 2**31 else positions
 
 
-def _bracketed_search(flat: np.ndarray, target: np.ndarray, rows: np.ndarray,
-                      index: np.ndarray) -> np.ndarray | None:
-    """``searchsorted(flat, target, "left")`` within the positions of ``index`` around
-    each target (``None`` when a target is outside its row's [r, r + 1], e.g. NaN: the
-    caller then searches all of ``flat``)."""
-    within = target - rows  # exact: target lies in [r, r + 1] (Sterbenz)
-    if not (within.min() >= 0.0 and within.max() <= 1.0):
-        return None
-    at = (rows * (BUCKETS + 1)).ravel()
-    at += np.minimum((within * BUCKETS).astype(np.intp), BUCKETS - 1).ravel()
-    index = index.ravel()
-    lo, hi = index[at], index[at + 1]
-    # flat[lo - 1] < r + b / BUCKETS <= target <= r + (b + 1) / BUCKETS <= flat[hi]:
-    # mostly hi - lo <= 1 (one comparison); bisection for the rest
-    target = target.ravel()
-    pos = lo + ((lo < hi) & (flat[np.minimum(lo, flat.size - 1)] < target))
-    todo = np.flatnonzero(hi - lo > 1)
-    low, high, key = lo[todo], hi[todo], target[todo]
-    while todo.size:
-        mid = (low + high) >> 1
-        right = flat[mid] < key
-        low = np.where(right, mid + 1, low)
-        high = np.where(right, high, mid)
-        going = low < high
-        pos[todo[~going]] = low[~going]
-        todo, low, high, key = todo[going], low[going], high[going], key[going]
-    return pos
-
-
 def table_inverse(cdf: np.ndarray, u: np.ndarray, rows: np.ndarray | None = None,
                   support: np.ndarray | None = None, flat: np.ndarray | None = None,
                   index: np.ndarray | None = None) -> np.ndarray:
@@ -147,13 +118,16 @@ def table_inverse(cdf: np.ndarray, u: np.ndarray, rows: np.ndarray | None = None
     # Offsetting row r by r makes all rows one sorted array: one searchsorted for all.
     if flat is None:
         flat = stacked(cdf)
-    target = u + rows
-    pos = None if index is None else _bracketed_search(flat, target, rows, index)
-    if pos is None:
-        target = target.ravel()
-        order = np.argsort(target)  # sorted keys search faster (memory locality)
-        pos = np.empty(target.size, dtype=np.intp)
-        pos[order] = np.searchsorted(flat, target[order], side="left")
+    if index is not None:
+        from ..kernels.table_search import bucketed_inverse  # numba: loaded when used
+
+        out = bucketed_inverse(flat, X, k, u, rows, index, support)
+        if out is not None:
+            return out
+    target = (u + rows).ravel()
+    order = np.argsort(target)  # sorted keys search faster (memory locality)
+    pos = np.empty(target.size, dtype=np.intp)
+    pos[order] = np.searchsorted(flat, target[order], side="left")
     first = rows * k  # row r's first position in flat
     j = np.clip(pos.reshape(u.shape) - first, 0, k - 1)
     if support is not None:
