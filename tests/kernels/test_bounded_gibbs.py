@@ -5,9 +5,6 @@ randomness from the seed chain by chain, and the cache."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -262,11 +259,3 @@ def test_jit_compiles_without_a_writable_cache(monkeypatch):
 
 def _cubic(x):
     return x * x * x
-
-
-def test_importing_the_bayesian_layer_does_not_import_numba():
-    code = ("import sys, scorestd, scorestd.bayes, scorestd.bayes.bounded\n"
-            "print('numba' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
-    assert done.stdout.strip() == "False"
