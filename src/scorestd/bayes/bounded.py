@@ -1,5 +1,5 @@
-r"""Gibbs samplers of the crossed model for scores bounded in [0, 1], in numpy (the
-probit parts' latent values and moves in compiled loops: :mod:`scorestd.kernels.bounded_gibbs`).
+r"""Gibbs samplers of the crossed model for scores bounded in [0, 1]: numpy, with the
+loops over cells and effects compiled (:mod:`scorestd.kernels.bounded_gibbs`).
 
 Two likelihoods, each built from *latent crossed components*: a crossed normal model
 :math:`x_{ts} = \mu + \alpha_s + \beta_t + \varepsilon_{ts}` on a complete latent matrix
