@@ -166,6 +166,14 @@ def test_error_rate_columns_say_their_parameters():
     assert table.notes["power(δ=.05, α=.01, 2-tailed)"] == \
         "power for a true difference δ = 0.05 at α = 0.01, two-tailed"
     assert table.notes["type1(α=.01, 2-tailed)"] == "Type I error rate at α = 0.01, two-tailed"
+    assert ", B = 100," in table.caption  # the permutation and bootstrap tests resampled
+
+
+def test_an_error_rate_caption_names_B_only_when_a_test_resampled():
+    res = scorestd.error_rates(["adhoc8"], measures=["ap"], n_topics=[25], deltas=None,
+                               tests=["paired_t", "sign"], trials=64, B=100,
+                               copula="gaussian", seed=1)
+    assert "B =" not in scorestd.table(res).caption
 
 
 @given(st.integers(3, 7), st.integers(4, 15), st.integers(0, 2**32 - 1),

@@ -27,9 +27,10 @@ compared with precomputed thresholds instead:
   ``1 / (resamples + 1)`` to every rejection rate (5e-4 at 2,000 resamples, half the
   rate at α = .001), where this one keeps an exact test's rate at α. The resampled sums
   of every trial of a block come from one float32 matrix product per chunk of
-  resamples (the resample matrices hold small integers, exact in float32); a sum too
-  close to a threshold for float32 to tell its side is computed again in float64, so
-  the counts are those of float64 sums. Differences on a lattice ``k / q`` (P@10's:
+  resamples (the resample matrices hold small integers, exact in float32), counted
+  against the thresholds in one compiled pass (:mod:`~scorestd.kernels.band_counts`); a
+  sum too close to a threshold for float32 to tell its side is computed again in
+  float64, so the counts are those of float64 sums. Differences on a lattice ``k / q`` (P@10's:
   ``q = 10``; ``q`` found from the batch's distinct ``|d|``) are resampled as the
   integers ``k``: their sums are exact in float32 (below 2²⁴), compared with the integer
   thresholds with no band and no recount, and decided as float64 sums are (the same

@@ -10,6 +10,7 @@ import xarray as xr
 
 from .._options import UNRECORDED_PAIR_FAMILIES
 from ..errors import ScoreDataError
+from ..kernels.significance import RESAMPLING_TESTS
 from ..io.table import Table
 
 __all__ = ["dependence", "frame_table", "pairs_table", "summary_table", "topic_set_size_table"]
@@ -37,7 +38,7 @@ def summary_table(result: Any, *, digits: int = 3, **summary_options: Any) -> Ta
     ...                              tests=["paired_t"], trials=128, trials_type2=64, B=100,
     ...                              copula="gaussian", seed=1)
     >>> summary_table(rates).caption
-    'error rates (Urbano, Lima & Hanjalic 2019): adhoc8 ap; 128 Type I trials, 64 Type II trials per δ, B = 100, Gaussian copula, seed 1.'
+    'error rates (Urbano, Lima & Hanjalic 2019): adhoc8 ap; 128 Type I trials, 64 Type II trials per δ, Gaussian copula, seed 1.'
     """
     frame = result.summary(**summary_options)
     data = getattr(result, "data", xr.Dataset())
@@ -46,10 +47,20 @@ def summary_table(result: Any, *, digits: int = 3, **summary_options: Any) -> Ta
     if "experiment" in attrs:
         caption = f"{attrs['experiment']}: {attrs.get('data', '')} {attrs.get('measure', '')}".strip()
         design = [_trials(attrs, data) if "trials" in attrs else "",
-                  f"B = {attrs['B']}" if "B" in attrs else "", dependence(attrs),
+                  _resamples(attrs, data), dependence(attrs),
                   f"seed {attrs['seed']}" if "seed" in attrs else ""]
         caption += "; " + ", ".join(d for d in design if d) + "." if any(design) else "."
     return frame_table(frame, caption=caption, digits=digits)
+
+
+def _resamples(attrs: dict, data: xr.Dataset) -> str:
+    """"B = …" when the study ran a resampling test (or does not say which tests ran): a
+    study of the t, Wilcoxon and sign tests only resampled nothing."""
+    if "B" not in attrs:
+        return ""
+    if "test" in data.coords and not set(map(str, data["test"].values)) & set(RESAMPLING_TESTS):
+        return ""
+    return f"B = {attrs['B']}"
 
 
 def dependence(attrs: dict) -> str:
