@@ -11,11 +11,16 @@
   (χ² and KS p-values of the rank histograms).
 
 Run by hand: ``python benchmarks/bench_bayes_likelihoods.py [--only normal|censored|hurdle|
-compare|sbc|mixing] [--sbc 1000] [--sbc-of hurdle ...] [--workers N]``; ``--only sbc --sbc 500
---sbc-of hurdle`` calibrates the hurdle sampler alone at 500 simulations; ``--only mixing`` prints the hurdle
-model's gates (R-hat, bulk and tail ESS of every gated and zero-part parameter) for seeds
-0–4. ``--only`` times one piece (for a whole-process
-timer). Times are CPU seconds of this process (ratios to the normal model after a warm-up
+compare|sbc|mixing|compile] [--rounds N] [--sbc 1000] [--sbc-of hurdle ...] [--workers N]``;
+``--only sbc --sbc 500 --sbc-of hurdle`` calibrates the hurdle sampler alone at 500
+simulations; ``--only mixing`` prints the hurdle model's gates (R-hat, bulk and tail ESS of
+every gated and zero-part parameter) for seeds 0–4; ``--only compile`` times the import of
+the compiled steps (numba) and a process's first small bounded fit beyond a second one
+(numba's compilation with an empty cache, e.g. ``NUMBA_CACHE_DIR=$(mktemp -d)``, or its
+loading from the cache on a second run with the same directory); ``--rounds N`` fits the
+three likelihoods N times in turn and prints each round's ratios and their medians (the
+machine's load drifts less within a round). ``--only`` times one piece (for a
+whole-process timer). Times are CPU seconds of this process (ratios to the normal model after a warm-up
 fit: the import of arviz is charged to none), wall seconds beside them; the comparison's
 wall time with one process and with one per core (its workers' CPU counted apart).
 """
@@ -50,13 +55,18 @@ def sampler(likelihood: str, y: np.ndarray):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", choices=["normal", "censored", "hurdle", "compare", "sbc",
-                                           "mixing"])
+                                           "mixing", "compile"])
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="fit the three likelihoods this many times in turn")
     parser.add_argument("--sbc", type=int, default=0, metavar="N")
     parser.add_argument("--sbc-of", action="append", choices=list(SBC_OPTIONS),
                         help="calibrate only this sampler (repeatable; default: all)")
     parser.add_argument("--workers", type=int, default=None,
                         help="processes of compare_likelihoods (default: one per core)")
     args = parser.parse_args()
+    if args.only == "compile":
+        first_call()
+        return
     robust = scorestd.datasets.load("robust2004").sel(measure="ap")
     y = robust.transpose("topic", "system").values
     warnings.simplefilter("ignore", scorestd.ScorestdWarning)
@@ -74,10 +84,62 @@ def main() -> None:
         return
     print(f"robust2004 AP: {y.shape[0]} topics x {y.shape[1]} systems, 4 chains x "
           f"(1,000 warm-up + 2,000 draws); {np.mean(y == 0):.2%} zeros, {np.sum(y == 1)} ones")
-    # (warm: arviz and the samplers' first calls are not charged to the first likelihood)
-    scorestd.bayes_crossed(robust.isel(topic=slice(0, 10)), chains=2, draws=50, warmup=10,
-                           seed=1, progress=False)
-    base = {}
+    # (warm: arviz and the samplers' first calls, the compiled steps' loading or compilation
+    # included, are charged to no likelihood: ``--only compile`` times them)
+    for lk in ("normal", "censored", "hurdle"):
+        scorestd.bayes_crossed(robust.isel(topic=slice(0, 10)), likelihood=lk, chains=2,
+                               draws=50, warmup=10, seed=1, progress=False)
+    ratios = []
+    for _ in range(args.rounds):
+        ratios.append(fit_round(robust, y))
+    if args.rounds > 1:
+        for k, lk in enumerate(("censored", "hurdle")):
+            print(f"{lk:9s} median of {args.rounds} rounds: sampler "
+                  f"{np.median([r[k][0] for r in ratios]):.2f}x, bayes_crossed "
+                  f"{np.median([r[k][1] for r in ratios]):.2f}x the normal model's CPU time")
+        return  # (the comparison: once, without --rounds)
+    for workers in (1, None):
+        start, cpu = time.perf_counter(), time.process_time()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        res = scorestd.compare_likelihoods(robust, seed=1, progress=False, workers=workers)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        children = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        print(f"compare_likelihoods (3 fits + LOO + answers), workers={workers}: wall "
+              f"{time.perf_counter() - start:.1f} s, CPU here {time.process_time() - cpu:.1f} s"
+              f" + in worker processes {children:.1f} s; best {res.best}")
+    print(res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "pareto_k_bad"]])
+    if args.sbc:
+        calibrate(args.sbc, args.sbc_of)
+
+
+def first_call() -> None:
+    """Seconds to import the compiled steps, and of a process's first small fit of each
+    bounded likelihood beyond a second identical fit: numba's compilation (or its loading
+    from the cache)."""
+    start = time.perf_counter()
+    import scorestd.kernels.bounded_gibbs  # noqa: F401  (imports numba)
+
+    print(f"import of the compiled steps (numba): {time.perf_counter() - start:.2f} s")
+    rng = np.random.default_rng(0)
+    y = 1 / (1 + np.exp(-(-1 + rng.normal(0, 0.5, (20, 5)))))
+    y[rng.random(y.shape) < 0.1] = 0.0
+    small = {"chains": 2, "draws": 20, "warmup": 10, "seed": 1}
+    priors = resolve_priors(None, _model_scale(y, "hurdle"))
+    for name, run in (("hurdle", lambda: sample_hurdle(y, priors, **small)),
+                      ("censored", lambda: sample_censored(y, priors, **small))):
+        times = []
+        for _ in range(2):
+            start = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - start)
+        print(f"{name}: first small fit {times[0]:.2f} s, second {times[1]:.3f} s: "
+              f"{times[0] - times[1]:.2f} s to compile (or load) its steps")
+
+
+def fit_round(robust, y) -> list[tuple[float, float]]:
+    """Each likelihood's sampler and ``bayes_crossed`` once, printed; returns the censored
+    and hurdle models' (sampler, fit) CPU ratios to the normal model's."""
+    base, out = {}, []
     for lk in ("normal", "censored", "hurdle"):
         start, cpu = time.perf_counter(), time.process_time()
         sampler(lk, y)
@@ -101,18 +163,9 @@ def main() -> None:
             print(f"{'':9s} {name}: max R-hat {float(d[f'{name}_rhat'].max()):.4f}, min "
                   f"bulk ESS {float(d[f'{name}_ess_bulk'].min()):.0f}, min tail ESS "
                   f"{float(d[f'{name}_ess_tail'].min()):.0f}")
-    for workers in (1, None):
-        start, cpu = time.perf_counter(), time.process_time()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        res = scorestd.compare_likelihoods(robust, seed=1, progress=False, workers=workers)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        children = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        print(f"compare_likelihoods (3 fits + LOO + answers), workers={workers}: wall "
-              f"{time.perf_counter() - start:.1f} s, CPU here {time.process_time() - cpu:.1f} s"
-              f" + in worker processes {children:.1f} s; best {res.best}")
-    print(res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "pareto_k_bad"]])
-    if args.sbc:
-        calibrate(args.sbc, args.sbc_of)
+        if lk != "normal":
+            out.append((c_sampler / base["sampler"], c_fit / base["fit"]))
+    return out
 
 
 def mixing(robust, seeds) -> None:

@@ -300,17 +300,29 @@ TIES_MD = """\
 The default is kept: counting ties is the test's definition and keeps its level, while the
 published count depends on the order of a floating-point sum.
 
-**Type I of the sign test on ERR@20** (was above the published by about 0.004 at n ≥ 50):
-0.001–0.002 above at full size with the margins as simIReff fits them. The test's conventions
-are the published ones (differences within 0.01 are ties, a trial with only ties is left
-out, R's `binom.test`), so the margins are the candidate: the mass they put near 0 decides
-how many differences are ties (not re-run with simIReff's own margins, below).
-
 **Conventions that do not show**: permutation and bootstrap p-values here are
 `(1 + #)/(B + 1)` and the published `#/B` (B = 10⁶ there): the two differ by at most
 `1/(B + 1)` = 10⁻⁴ at B = 10,000, below the rates' Monte Carlo error. R's Wilcoxon (exact
 below 50 without ties, else normal with continuity correction) is followed exactly
 (checked against R in `tests/results/urbano2019_paired_tests`).
+"""
+
+ORIENTATION_MD = """\
+**One-tailed Type I errors of the sign and Wilcoxon tests** (ERR@20 above the published by
+up to 0.004, AP below, z beyond 10 at full size, while the two-tailed rates agree): which
+run's column of the pair copula is the baseline. The published `R/11-type_1.R` fits a copula
+only for runs `i < j` and, for a trial whose baseline is run `i > j`, takes the `(j, i)`
+copula without swapping its columns (its Type II code swaps them), so the baseline's scores
+always come from the lower-indexed run's column; the study takes them from the baseline
+run's own column. With an asymmetric copula (Tawn; BB families rotated by 90 or 270
+degrees) the two orders give differences of equal mean, skewed in opposite directions: the
+two-tailed tests cannot tell them apart, the one-tailed ones can. The full-size study's own
+Type I trials drawn in both orders (`orientation_type1.py`; z with our standard error, 9
+cells a row: 3 n × 3 α) — with the published order the one-tailed departures go:
+"""
+
+ORIENTATION = """\
+print((RESULTS / "orientation_summary.txt").read_text())
 """
 
 SIMIREFF_MD = """\
@@ -379,7 +391,8 @@ def cells() -> list[nbformat.NotebookNode]:
             code(SIM), md(RUN_MD), code(RUN), md(FIG_MD), code(FIG1), md(FIG2_MD), code(FIG2),
             md(FIG3_MD), code(FIG3), md(COMPARE_MD), code(COMPARE), md(TYPE1_MD), code(TYPE1),
             md(LARGE_MD), code(LARGE), md(LARGE2_MD), code(LARGE2), md(WHY_MD),
-            code(RANK_FAMILY), md(RANK_FAMILY_MD), code(MARGINS), code(MARGINS2), md(WHY2_MD), code(TIES), md(TIES_MD), md(SIMIREFF_MD),
+            code(RANK_FAMILY), md(RANK_FAMILY_MD), code(MARGINS), code(MARGINS2), md(WHY2_MD), code(TIES), md(TIES_MD),
+            md(ORIENTATION_MD), code(ORIENTATION), md(SIMIREFF_MD),
             code(SIMIREFF), md(SIMIREFF_P10_MD), code(SIMIREFF_P10), code(FINDINGS),
             full_size_cell(FULL_SIZE_NOTE, full_size)]
 

@@ -16,7 +16,7 @@ from scipy import integrate, special, stats
 
 import scorestd
 from scorestd.bayes import bounded, gibbs
-from scorestd.bayes.bounded import standard_normals, truncated_normal, upper_truncated_normal
+from scorestd.bayes.bounded import standard_normals
 from scorestd.bayes.likelihoods import (
     QUADRATURE_TOLERANCE,
     hermite_nodes,
@@ -25,8 +25,12 @@ from scorestd.bayes.likelihoods import (
     system_scores,
 )
 from scorestd.errors import OptionError, ScoreDataError
+from scorestd.kernels import bounded_gibbs
 
 RESULTS = Path(__file__).parents[1] / "results" / "bayes"
+#: The compiled truncated normals of the bounded samplers, over arrays.
+truncated_normal = np.vectorize(bounded_gibbs.truncated_normal, otypes=[float])
+upper_truncated_normal = np.vectorize(bounded_gibbs.upper_truncated_normal, otypes=[float])
 QUIET = pytest.mark.filterwarnings("ignore::scorestd.ScorestdWarning")
 
 
@@ -430,7 +434,7 @@ def test_zero_part_moves_keep_the_signs_and_leave_the_posterior_invariant():
             flat = (state["mu"][0] + state["alpha"][0][None, :]
                     + state["beta"][0][:, None] + eps).ravel()
             comp.z = np.where(sign.ravel() >= 0, -np.inf, flat)[None, :]
-            comp.z_zero = flat[comp.zeros][None, :]
+            comp.z_zero = flat[comp.zeros][None, :]  # (interweave finds each system's top)
             comp.interweave(state, rng.random((1, comp.interweave_size)))
         new_z = (state["mu"][0] + state["alpha"][0][None, :] + state["beta"][0][:, None]
                  + eps)

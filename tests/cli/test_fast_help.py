@@ -45,8 +45,10 @@ def test_import_scorestd_is_light_and_the_accessor_follows_xarray():
 
 
 def test_numba_is_loaded_only_by_the_compiled_loops_when_they_run():
-    # the error-rate study and the simulation import their kernels without numba ...
-    code = "import scorestd.experiments.significance_errors, scorestd.models._grid"
+    # the error-rate study, the simulation and the bounded Bayesian samplers import their
+    # kernels without numba ...
+    code = ("import scorestd.experiments.significance_errors, scorestd.models._grid, "
+            "scorestd.bayes.bounded")
     assert "numba" not in _imported_after(code)
     # ... which loads it at the first compiled count
     code = ("import numpy as np\nfrom scorestd.kernels.paired_decisions import paired_decisions\n"

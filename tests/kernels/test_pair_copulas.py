@@ -169,7 +169,11 @@ def test_gumbel_and_joe_inverses_solve_h_at_extreme_points(theta, u, w, family):
     v = pc.hinv(code, [theta, 0, 0], u, w)
     assert 0 <= v <= 1
     back = float(pc.hfunc(code, [theta, 0, 0], u, v))
-    assert abs(back - w) < 1e-7 or v in (0.0, 1.0)
+    # h(v | u) is C's derivative in u: computed where u or 1 - u is tiny, it carries an
+    # error of a few eps / min(u, 1 - u) (u = 1e-9: a few 1e-7), which bounds how close
+    # any v can bring it to w
+    tolerance = 1e-7 + 8 * np.finfo(float).eps / min(u, 1 - u)
+    assert abs(back - w) < tolerance or v in (0.0, 1.0), (v, back - w)
 
 
 def test_student_edge_shares_its_quantiles_with_the_same_result():

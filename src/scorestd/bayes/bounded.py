@@ -1,4 +1,5 @@
-r"""Gibbs samplers of the crossed model for scores bounded in [0, 1], in numpy.
+r"""Gibbs samplers of the crossed model for scores bounded in [0, 1]: numpy, with the
+loops over cells and effects compiled (:mod:`scorestd.kernels.bounded_gibbs`).
 
 Two likelihoods, each built from *latent crossed components*: a crossed normal model
 :math:`x_{ts} = \mu + \alpha_s + \beta_t + \varepsilon_{ts}` on a complete latent matrix
@@ -30,8 +31,15 @@ components).
   intercept falls and the share of zeros stays) by less.
 
 Truncated normals are drawn as "a plain normal, kept when it falls on the right side,
-else an inverse-cdf draw from the truncated tail": a mixture that has exactly the
-truncated distribution and costs one normal per cell plus one uniform per rejected cell.
+else an inverse-cdf draw from the truncated tail at a uniform made from the rejected
+normal" (given its rejection, its cdf within the rejected side is uniform): a mixture
+that has exactly the truncated distribution and costs one normal per cell.
+
+The per-iteration work on cells and effects (latent cells, the components' statistics and
+balanced-design steps, the probit parts' moves) is compiled with numba
+(:mod:`scorestd.kernels.bounded_gibbs`); numba is imported, and those steps compiled or
+read from numba's cache, when the first component is made: a process's first bounded fit
+pays the compilation once (seconds) unless the cache holds it.
 
 Randomness: chain ``c`` uses ``SeedSequence(seed).spawn(chains)[c]`` only (its own
 generators for the components' parameters and for the latent cells), so the draws of a
@@ -50,8 +58,7 @@ from ..kernels.blas import single_threaded_blas
 from ..kernels.seeds import root_sequence
 from .gibbs import BLOCK_ITERATIONS, CrossedPriors, VariancePrior, _FastStep, _GeneralStep
 
-__all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "standard_normals",
-           "truncated_gamma", "upper_truncated_normal"]
+__all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "standard_normals"]
 
 #: Priors of a probit component: intercept N(0, 2²), effect variances IG(2, 0.5) (sd of
 #: the effects around 0.5 on the probit scale), residual variance fixed at 1.
@@ -70,55 +77,6 @@ COLLAPSE_SHARE = 0.25
 #: iteration (:meth:`_Probit.interweave`): each round costs O(systems + topics), not a
 #: pass over the cells.
 ANCILLARY_ROUNDS = 1
-
-
-def truncated_normal(a: np.ndarray, b: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Standard normal draws conditioned on ``a ≤ X ≤ b``: the ``u``-quantiles of that law.
-
-    The interval is mirrored into the lower half-line (where the cdf keeps its relative
-    precision) when it lies mostly above 0. Far in the lower tail (``b < -35``, where the
-    cdf underflows) ``b − X`` is exponential with rate ``|b|`` truncated at ``b − a``, to
-    within 1/b².
-
-    Examples
-    --------
-    >>> x = truncated_normal(np.array([-1.0, 2.0]), np.array([0.5, np.inf]), np.array([0.3, 0.9]))
-    >>> bool(-1.0 <= x[0] <= 0.5), bool(x[1] >= 2.0)
-    (True, True)
-    """
-    a, b, u = np.asarray(a, float), np.asarray(b, float), np.asarray(u, float)
-    flip = a > -b  # mirrored: −X on [−b, −a] at 1 − u (so that x is the u-quantile)
-    lo, hi = np.where(flip, -b, a), np.where(flip, -a, b)
-    u = np.where(flip, 1.0 - u, u)
-    p_lo = special.ndtr(lo)
-    x = special.ndtri(p_lo + u * (special.ndtr(hi) - p_lo))
-    far = hi < -35.0
-    if far.any():
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            rate = np.abs(hi)
-            tail = hi + np.log(u + (1.0 - u) * np.exp(rate * (lo - hi))) / rate
-        x = np.where(far, tail, x)
-    x = np.minimum(np.maximum(x, lo), hi)
-    return np.where(flip, -x, x)
-
-
-def upper_truncated_normal(b: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Standard normal draws conditioned on ``X ≤ b``: :func:`truncated_normal` on
-    (−∞, ``b``] (the same numbers, without its mirroring, which never applies here).
-
-    Examples
-    --------
-    >>> x = upper_truncated_normal(np.full(4, -1.0), np.array([0.1, 0.4, 0.7, 0.99]))
-    >>> bool(np.all(x <= -1.0)), bool(np.all(np.diff(x) > 0))
-    (True, True)
-    """
-    b, u = np.asarray(b, float), np.asarray(u, float)
-    x = special.ndtri(u * special.ndtr(b))
-    far = b < -35.0
-    if np.any(far):  # (the exponential tail of truncated_normal, with a = −∞)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            x = np.where(far, b + np.log(u) / np.abs(b), x)
-    return np.minimum(x, b)
 
 
 def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> np.ndarray:
@@ -166,6 +124,39 @@ def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> np.nda
     return squares
 
 
+class _CompiledStep(_FastStep):
+    """The balanced-design step on the statistics of a completed matrix that change at
+    every iteration, compiled (:func:`scorestd.kernels.bounded_gibbs.step`: the formulas
+    of :class:`scorestd.bayes.gibbs._FastStep`, for all chains in one call). Holds the
+    buffers of those statistics: ``sums`` (row sums, column sums, sum of squares) and
+    ``statistics`` (grand mean, centred column and row means, residual sum of squares).
+    """
+
+    def __init__(self, shape: tuple[int, int], priors: CrossedPriors, n_chains: int) -> None:
+        super().__init__(np.zeros(shape), priors)
+        from ..kernels import bounded_gibbs  # (imports numba: only where a component runs)
+
+        self.kernel = bounded_gibbs
+        self.packed = bounded_gibbs.pack_priors(priors)
+        c, (n_t, n_s) = n_chains, shape
+        self.sums = (np.zeros((c, n_t)), np.zeros((c, n_s)), np.zeros(c))
+        self.statistics = (np.zeros(c), np.zeros((c, n_s)), np.zeros((c, n_t)), np.zeros(c))
+
+    def update(self, st, z, g, lam):
+        c = z.shape[0]
+
+        def chains(v):  # (a fixed variance is a number in the initial state)
+            if isinstance(v, np.ndarray) and v.shape == (c,) and v.dtype == float:
+                return v
+            return np.ascontiguousarray(np.broadcast_to(v, (c,)), dtype=float)
+
+        grand, rs, ct, sse = self.statistics
+        keys = ("mu", "alpha", "beta", "vs", "vt", "ve", "ssr", "ss_a", "ss_b")
+        return dict(zip(keys, self.kernel.step(
+            grand, rs, ct, sse, np.ascontiguousarray(z), np.ascontiguousarray(g),
+            chains(st["vs"]), chains(st["vt"]), chains(st["ve"]), self.packed), strict=True))
+
+
 class _Component:
     """A crossed normal model on a latent matrix with exact, bounded and free cells.
 
@@ -180,13 +171,12 @@ class _Component:
                  priors: CrossedPriors, n_chains: int) -> None:
         self.n_t, self.n_s = values.shape
         self.priors = priors
-        self.step = _FastStep(np.zeros(values.shape), priors)
+        self.step = _CompiledStep(values.shape, priors, n_chains)
         exact = ~np.isnan(values)
         self.latent = np.flatnonzero(~exact)  # flat indices of the latent cells
         self.t_idx, self.s_idx = np.divmod(self.latent, self.n_s)
         self.sign = sign.ravel()[self.latent].astype(float)
-        self.bound = np.where(sign == 0, 0.0, bound).ravel()[self.latent]
-        self.flip = np.where(self.sign == 0, 1.0, self.sign)
+        self.bound = np.where(sign == 0, 0.0, bound).ravel()[self.latent].astype(float)
         fill = np.where(exact, values, 0.0)
         self.base_row = fill.sum(axis=1)
         self.base_col = fill.sum(axis=0)
@@ -196,24 +186,19 @@ class _Component:
         start = np.where(self.sign != 0, self.bound, centre)
         self.x = np.broadcast_to(start, (n_chains, self.latent.size)).copy()
         self.fixed_residual = priors.residual.fixed
-        # each latent cell's row and column among all chains' (for the sums by bincount)
-        chain = np.arange(n_chains)[:, None]
-        self.row_of = (chain * self.n_t + self.t_idx).ravel()
-        self.col_of = (chain * self.n_s + self.s_idx).ravel()
 
-    # -- sufficient statistics of the completed matrix -----------------------------
     def _statistics(self):
-        c, n_t, n_s = self.x.shape[0], self.n_t, self.n_s
-        x = self.x.ravel()
-        row = self.base_row + np.bincount(self.row_of, x, minlength=c * n_t).reshape(c, n_t)
-        col = self.base_col + np.bincount(self.col_of, x, minlength=c * n_s).reshape(c, n_s)
-        ss = self.base_ss + np.einsum("ck,ck->c", self.x, self.x)
-        return _centred(row, col, ss)
+        """The statistics of each chain's completed matrix, in the step's buffers."""
+        st = self.step
+        st.kernel.component_statistics(self.base_row, self.base_col, self.base_ss, self.x,
+                                       self.t_idx, self.s_idx, *st.sums)
+        st.kernel.centred(*st.sums, *st.statistics)
+        return st.statistics
 
     def initial(self, rngs: list[np.random.Generator]) -> dict[str, np.ndarray]:
         grand, rs, ct, sse = self._statistics()
         st = self.step
-        st.grand, st.rs, st.ct, st.sse = grand[0], rs[0], ct[0], float(sse[0])
+        st.grand, st.rs, st.ct, st.sse = float(grand[0]), rs[0], ct[0], float(sse[0])
         state = st.initial(rngs)
         if self.fixed_residual is not None:
             state["ve"] = np.full(len(rngs), self.fixed_residual)
@@ -221,42 +206,21 @@ class _Component:
 
     def update_parameters(self, state, z, g):
         """Locations and variances given the completed matrix."""
-        st = self.step
-        st.grand, st.rs, st.ct, st.sse = self._statistics()
-        return st.update(state, z, g, None)
+        self._statistics()
+        return self.step.update(state, z, g, None)
 
-    def update_latent(self, state, normals: np.ndarray, uniforms, own) -> None:
-        """Draw the latent cells given the parameters (``normals``: ``(C, K)``)."""
+    def update_latent(self, state, normals: np.ndarray, own) -> None:
+        """Draw the latent cells given the parameters (``normals``: ``(C, K)``;
+        :func:`scorestd.kernels.bounded_gibbs.component_latent`)."""
         if not self.latent.size:
             return
-        eta = (state["mu"][:, None] + state["alpha"][:, self.s_idx]
-               + state["beta"][:, self.t_idx])
-        sd = np.sqrt(np.broadcast_to(state["ve"], (eta.shape[0],)))[:, None]
-        # constrained cells: v = sign·(x − η)/sd is a standard normal that must be ≥
-        # a = sign·(bound − η)/sd; free cells: v = (x − η)/sd
-        v = normals * self.flip
-        a = self.sign * (self.bound - eta) / sd
-        bad = (self.sign != 0) & (v < a)
-        if bad.any():
-            rows, cols = np.nonzero(bad)
-            v[rows, cols] = -upper_truncated_normal(-a[rows, cols], uniforms(rows))
-        self.x = eta + sd * (self.flip * v)
+        self.step.kernel.component_latent(
+            state["mu"], state["alpha"], state["beta"], state["ve"],
+            np.ascontiguousarray(normals), self.sign, self.bound, self.t_idx, self.s_idx,
+            self.x)
 
     def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
         return self.step.record(state, keep_topics)
-
-
-def _centred(row: np.ndarray, col: np.ndarray, ss: np.ndarray):
-    """Grand mean, centred column and row means and the residual sum of squares of the
-    two-way additive fit of ``(C, T, S)`` matrices, from their row and column sums and
-    sums of squares."""
-    n_t, n_s = row.shape[1], col.shape[1]
-    n = n_t * n_s
-    grand = row.sum(axis=1) / n
-    rs = col / n_t - grand[:, None]
-    ct = row / n_s - grand[:, None]
-    sse = ss - n * grand ** 2 - n_t * np.sum(rs * rs, 1) - n_s * np.sum(ct * ct, 1)
-    return grand, rs, ct, np.maximum(sse, 0.0)
 
 
 class _Probit:
@@ -268,17 +232,20 @@ class _Probit:
     column sums and the sum of squares of ε, and z itself only from its draw to the end
     of the iteration. Each iteration:
 
-    1. the locations and variances given z (the balanced-design step; the additive fit of
-       z is that of η plus that of ε, so its statistics come from ε's sums and the
-       locations without touching the cells);
-    2. fresh latent values given η: a plain normal per cell, kept where it has the sign it
-       must have, else a draw from the truncated tail (the mixture has exactly the
-       truncated law);
-    3. the parameter-expanded rescaling (:meth:`expand`: ε, locations and effects' sds
-       scaled by g; z is rescaled lazily, by a factor per chain);
-    4. the interweaving moves of the locations with ε fixed (:meth:`interweave`), whose
-       bounds are the extreme latent values of each system and topic; ε's sums do not
-       change.
+    1. the locations and variances given z (the balanced-design step, in numpy; the
+       additive fit of z is that of η plus that of ε, so its statistics come from ε's sums
+       and the locations without touching the cells);
+    2. fresh latent values given η: a plain normal per cell (:func:`standard_normals`),
+       kept where it has the sign it must have, else a draw from the truncated tail at a
+       uniform made from the rejected normal (the mixture has exactly the truncated law);
+    3. the parameter-expanded rescaling (ε, locations and effects' sds scaled by g; z is
+       rescaled lazily, by a factor per chain);
+    4. the interweaving moves of the locations with ε fixed, whose bounds are the extreme
+       latent values of each system and topic; ε's sums do not change.
+
+    Steps 2–4 are compiled loops over each chain's cells and effects
+    (:mod:`scorestd.kernels.bounded_gibbs`, one call an iteration; numba is imported, and
+    the steps compiled or read from numba's cache, when the first probit part is made).
     """
 
     latent = np.empty(0, dtype=np.intp)  # (draws its own normals, a matrix an iteration)
@@ -286,31 +253,32 @@ class _Probit:
     def __init__(self, sign: np.ndarray, priors: CrossedPriors, n_chains: int) -> None:
         if priors.residual.fixed != 1.0:
             raise ValueError("a probit part needs its residual variance fixed at 1")
+        from ..kernels import bounded_gibbs  # (imports numba: only where a probit part runs)
+
+        self.steps = bounded_gibbs
         self.n_t, self.n_s = sign.shape
         self.priors = priors
-        self.step = _FastStep(np.zeros(sign.shape), priors)
+        self.step = _CompiledStep(sign.shape, priors, n_chains)
         flat = sign.ravel()
+        self.kind = np.sign(flat).astype(np.int8)
         self.zeros = np.flatnonzero(flat > 0)
         self.zero_t, self.zero_s = np.divmod(self.zeros, self.n_s)
-        self.aside = np.flatnonzero(flat >= 0)  # zeros and missing: bound nothing above
-        self.by_system = _GroupMin(self.zero_s, self.n_s)
-        self.by_topic = _GroupMin(self.zero_t, self.n_t)
         c = n_chains
         self.z = np.zeros((c, sign.size))
-        self.eta = np.zeros((c, sign.size))
         self.z_zero = np.zeros((c, self.zeros.size))
         self.scale = np.ones(c)  # z is the stored matrix times this
+        self.top_s = np.full((c, self.n_s), -np.inf)  # each system's highest z (unscaled)
         self.e_row = np.zeros((c, self.n_t))
         self.e_col = np.zeros((c, self.n_s))
         self.rss = np.zeros(c)
-        self.ones_t, self.ones_s = np.ones(self.n_t), np.ones(self.n_s)
-        self.rows_eta = np.ones((c, self.n_t, 2))
-        self.cols_eta = np.ones((c, 2, self.n_s))
-        self.sigma = np.where(flat > 0, 1.0, -1.0)
-        self.free = np.flatnonzero(flat == 0)
         # systems and topics without a zero: their effects rescale with their sd
         zero = sign > 0
         self.free_s, self.free_t = ~zero.any(axis=0), ~zero.any(axis=1)
+        p = priors
+        if self.expandable:
+            self.system_prior = (float(p.system.shape), float(p.system.scale))
+            self.topic_prior = (float(p.topic.shape), float(p.topic.scale))
+            self.mu_prior = (float(p.mu[0]), float(p.mu[1]))
 
     def initial(self, rngs: list[np.random.Generator]) -> dict[str, np.ndarray]:
         st = self.step  # (z = 0 to start)
@@ -325,167 +293,55 @@ class _Probit:
         """Locations and variances given z = η + ε."""
         mu, alpha, beta = state["mu"], state["alpha"], state["beta"]
         a_bar, b_bar = alpha.mean(axis=1), beta.mean(axis=1)
-        e_grand, e_rs, e_ct, sse = _centred(self.e_row, self.e_col, self.rss)
         st = self.step
-        st.grand = mu + a_bar + b_bar + e_grand
-        st.rs = alpha - a_bar[:, None] + e_rs
-        st.ct = beta - b_bar[:, None] + e_ct
-        st.sse = sse
+        grand, rs, ct, _ = st.statistics
+        st.kernel.centred(self.e_row, self.e_col, self.rss, *st.statistics)
+        grand += mu + a_bar + b_bar
+        rs += alpha - a_bar[:, None]
+        ct += beta - b_bar[:, None]
         return st.update(state, z, g, None)
 
-    def update_latent(self, state, normals, uniforms, own) -> None:
+    def update_latent(self, state, normals, own) -> None:
         """Fresh latent values given η (``own``: each chain's generator of them)."""
-        mu, alpha, beta = state["mu"], state["alpha"], state["beta"]
-        c, n_t, n_s = len(mu), self.n_t, self.n_s
-        eta, z = self.eta, self.z
-        # η = (μ + β_t)·1 + 1·α_s as a product of (T × 2) and (2 × S) matrices: the same
-        # sums, in a third of the time of a broadcast addition
-        self.rows_eta[:, :, 0] = mu[:, None] + beta
-        self.cols_eta[:, 1, :] = alpha
-        np.matmul(self.rows_eta, self.cols_eta, out=eta.reshape(c, n_t, n_s))
-        rss = standard_normals(own, z)
-        z3 = z.reshape(c, n_t, n_s)
-        # ε's statistics of the candidates (rss: their sum of squares), mended below where
-        # a cell is redrawn
-        row, col = z3 @ self.ones_s, self.ones_t @ z3
-        z += eta
-        # a cell is redrawn where its candidate has the wrong sign (most of the zeros'
-        # cells, a few others): w = −σ·ε from N(0, 1) below σ·η (σ = +1 at a zero: z > 0)
-        bad = z > 0.0
-        bad[:, self.zeros] = z[:, self.zeros] <= 0.0  # (the zeros' cells are rare)
-        if self.free.size:
-            bad[:, self.free] = False
-        flat = np.flatnonzero(bad)
-        if flat.size:
-            rows, cols = np.divmod(flat, z.shape[1])
-            e = eta[rows, cols]
-            sigma = self.sigma[cols]
-            # (rows in increasing order: each chain's uniforms are a run of the array)
-            u = np.concatenate([gen.random(k) for gen, k in
-                                zip(own, np.bincount(rows, minlength=c), strict=True)])
-            new = -sigma * upper_truncated_normal(sigma * e, u)
-            self._mend(rss, row, col, rows, cols, z[rows, cols] - e, new)
-            z[rows, cols] = e + new
-        self.z_zero = z[:, self.zeros]
-        self.e_row, self.e_col, self.rss = row, col, rss
-        z[:, self.aside] = -np.inf  # (the other scores' cells alone bound from above)
-        self.scale = np.ones(c)
+        standard_normals(own, self.z)  # (the candidates, replaced by z in place)
+        self.steps.latent_step(state["mu"], state["alpha"], state["beta"], self.z, self.kind,
+                               self.z, self.z_zero, self.e_row, self.e_col, self.rss,
+                               self.scale, self.top_s)
 
-    def _mend(self, rss, row, col, rows, cols, old, new) -> None:
-        """ε's statistics with cells ``(rows, cols)`` changed from ``old`` to ``new``."""
-        c, n_t, n_s = len(rss), self.n_t, self.n_s
-        t, s = np.divmod(cols, n_s)
-        d = new - old
-        rss += np.bincount(rows, new * new - old * old, minlength=c)
-        row += np.bincount(rows * n_t + t, d, minlength=c * n_t).reshape(c, n_t)
-        col += np.bincount(rows * n_s + s, d, minlength=c * n_s).reshape(c, n_s)
-
-    def expand(self, state, gamma: np.ndarray, uniform: np.ndarray) -> None:
-        """Parameter-expanded move (Liu & Wu 1999; Liu & Sabatti 2000).
-
-        The latent values, the locations and the effects' sds are rescaled together by
-        g > 0 (signs, hence the data, unchanged). Given everything else, u = g² has the
-        density ∝ u^(p−1) exp(−A u/2 − B/u), p = (N + 1)/2 − a_system − a_topic,
-        A = Σ(z − η)² + μ²/s_μ², B = b_system/σ²_system + b_topic/σ²_topic: drawn by
-        Metropolis–Hastings with the Gamma(p, A/2) proposal (``gamma``: a standard
-        gamma draw of shape p), accepted with probability min(1, exp(B/u₀ − B/u)).
-        This frees the intercept and the effects' scale, which plain Albert–Chib moves
-        by steps of order 1/√N when zeros are rare.
-        """
-        p = self.priors
-        big_a = self.rss + (state["mu"] / p.mu[1]) ** 2
-        big_b = p.system.scale / state["vs"] + p.topic.scale / state["vt"]
-        u = 2.0 * gamma / big_a
-        accept = np.log(uniform) < big_b * (1.0 - 1.0 / u)  # (u₀ = 1: the current scale)
-        g = np.where(accept, np.sqrt(u), 1.0)
-        self.scale = self.scale * g
-        self.z_zero = self.z_zero * g[:, None]
-        self.e_row = self.e_row * g[:, None]
-        self.e_col = self.e_col * g[:, None]
-        self.rss = self.rss * g * g
-        state["mu"] = state["mu"] * g
-        state["alpha"] = state["alpha"] * g[:, None]
-        state["beta"] = state["beta"] * g[:, None]
-        state["vs"] = state["vs"] * g * g
-        state["vt"] = state["vt"] * g * g
+    def sweep(self, state, own, gamma: np.ndarray, uniform: np.ndarray,
+              uniforms: np.ndarray) -> None:
+        """Fresh latent values given η, the parameter-expanded rescaling (``gamma``: a
+        standard gamma draw of shape :attr:`expansion_shape` per chain, ``uniform``: one
+        uniform per chain) and the interweaving moves (``uniforms``: ``(C,``
+        :attr:`interweave_size` ``)``); see :mod:`scorestd.kernels.bounded_gibbs`."""
+        standard_normals(own, self.z)
+        ss_a, ss_b = np.empty(len(self.rss)), np.empty(len(self.rss))
+        self.steps.sweep(state["mu"], state["alpha"], state["beta"], state["vs"],
+                         state["vt"], self.z, self.kind, self.z, self.z_zero, self.e_row,
+                         self.e_col, self.rss, self.scale, self.top_s, self.zero_t, self.zero_s,
+                         self.free_s, self.free_t, np.ascontiguousarray(gamma),
+                         np.ascontiguousarray(uniform), np.ascontiguousarray(uniforms),
+                         ANCILLARY_ROUNDS, self.system_prior, self.topic_prior,
+                         self.mu_prior, ss_a, ss_b)
+        # the sums of squares recorded with the state, for the log density
+        state.update(ss_a=ss_a, ss_b=ss_b, ssr=self.rss.copy())
 
     def interweave(self, state, uniforms: np.ndarray) -> None:
-        """Ancillary moves of the locations and the effects' variances (interweaving: Yu &
-        Meng 2011).
-
-        With the residuals ε = z − η held fixed instead of the latent values z, each
-        system effect's full conditional is its prior N(0, σ²_system) truncated to the
-        values that keep every latent value's sign (above max(α_s − z_ts) over the zeros'
-        cells, below min(α_s − z_ts) over the other scores' cells); then σ²_system's with
-        the effects of the systems without a zero held as multiples of σ_system
-        (:func:`_rescale_free`); then the intercept against the effects of the systems
-        with a zero (:func:`_level_move`); these :data:`ANCILLARY_ROUNDS` times
-        (:meth:`_ancillary_block`); then the topics' alike, then the intercept's own
-        (prior N(m, s²)); z moves with them. These are exact Gibbs draws of the joint
-        posterior in the (ε, locations) coordinates. Where zeros are rare, the plain
-        Albert–Chib step moves an effect by about 1/√(cells of its system or topic) per
-        iteration; these draw it afresh within its bounds. ``uniforms``:
-        ``(C, interweave_size)``.
-        """
-        c, n_t, n_s = len(state["mu"]), self.n_t, self.n_s
-        z3 = self.z.reshape(c, n_t, n_s)  # (the other scores' cells; −∞ elsewhere)
-        g = self.scale
-        p = self.priors
-        used = ANCILLARY_ROUNDS * (n_s + 2)
-        zz = self.z_zero
-        shift_s = self._ancillary_block(state, "alpha", "vs", p.system, self.free_s,
-                                        self.zero_s, self.by_system, z3.max(axis=1) * g[:, None],
-                                        zz, uniforms[:, :used])
-        zz = zz + shift_s[:, self.zero_s]
-        # the highest other score's latent value of each topic, systems shifted
-        moved = np.add(z3, (shift_s / g[:, None])[:, None, :],
-                       out=self.eta.reshape(c, n_t, n_s))
-        top = moved.max(axis=2) * g[:, None]  # (C, T)
-        shift_t = self._ancillary_block(state, "beta", "vt", p.topic, self.free_t,
-                                        self.zero_t, self.by_topic, top, zz,
-                                        uniforms[:, used:-1])
-        zz = zz + shift_t[:, self.zero_t]
-        m0, s0 = p.mu
-        low = zz.min(axis=1, initial=np.inf)
-        high = (top + shift_t).max(axis=1)
-        state["mu"] = m0 + _draw_effects(state["mu"] - m0, s0, low, high, uniforms[:, -1])
-        # the sums of squares recorded with the state, for the log density (ε unchanged)
-        state["ss_a"] = np.sum(state["alpha"] ** 2, axis=1)
-        state["ss_b"] = np.sum(state["beta"] ** 2, axis=1)
-        state["ssr"] = self.rss
-
-    def _ancillary_block(self, state, effects: str, variance: str, prior: VariancePrior,
-                         free: np.ndarray, zero_group: np.ndarray, group_min: _GroupMin,
-                         top: np.ndarray, zz: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
-        """The moves of one kind of effects (systems or topics) given ε, in rounds; returns
-        the shift of each one's latent values, ``(C, K)``.
-
-        ``top``: the highest latent value of the other scores of each system (topic),
-        ``zz``: the latent values of the zeros, both before the moves. Each move shifts
-        every latent value of a system (topic) alike, so their bounds follow from these
-        and the shifts without another pass over the cells.
-        """
-        x, mu = state[effects], state["mu"]
-        k = x.shape[1]
-        shift = np.zeros_like(x)
-        for r in range(ANCILLARY_ROUNDS):
-            u = uniforms[:, r * (k + 2):(r + 1) * (k + 2)]
-            sd = np.sqrt(state[variance])[:, None]
-            new = _draw_effects(x, sd, group_min(zz + shift[:, zero_group]), top + shift,
-                                u[:, :k])
-            shift += new - x
-            rescaled, state[variance] = _rescale_free(new, state[variance], prior, free,
-                                                      -(top + shift), u[:, k])
-            shift += rescaled - new
-            mu, x, d = _level_move(mu, rescaled, state[variance], self.priors.mu, free,
-                                   -(top + shift), u[:, k + 1])
-            shift += x - rescaled - d[:, None]  # (μ moved by −d: every latent value)
-        state[effects], state["mu"] = x, mu
-        return shift
+        """The interweaving moves alone, from the latent values held (``z`` scaled by
+        ``scale``, ``z_zero``): :func:`scorestd.kernels.bounded_gibbs.interweave`."""
+        ss_a, ss_b = np.empty(len(self.rss)), np.empty(len(self.rss))
+        self.top_s = self.z.reshape(-1, self.n_t, self.n_s).max(axis=1)
+        self.steps.interweave(state["mu"], state["alpha"], state["beta"], state["vs"],
+                              state["vt"], self.z, self.z_zero, self.scale, self.top_s,
+                              self.zero_t,
+                              self.zero_s, self.free_s, self.free_t,
+                              np.ascontiguousarray(uniforms), ANCILLARY_ROUNDS,
+                              self.system_prior, self.topic_prior, self.mu_prior, ss_a, ss_b)
+        state.update(ss_a=ss_a, ss_b=ss_b, ssr=self.rss.copy())
 
     @property
     def interweave_size(self) -> int:
-        """Uniforms of :meth:`interweave` per chain."""
+        """Uniforms of the interweaving moves per chain."""
         return ANCILLARY_ROUNDS * (self.n_s + self.n_t + 4) + 1
 
     @property
@@ -501,115 +357,6 @@ class _Probit:
 
     def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
         return self.step.record(state, keep_topics)
-
-
-def _draw_effects(old: np.ndarray, sd: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                  u: np.ndarray) -> np.ndarray:
-    """N(0, sd²) draws truncated to [old − lo, old − hi]: the effects (or intercept, its
-    prior's mean removed) that keep the latent values ``lo`` above 0 and ``hi`` below."""
-    return sd * truncated_normal((old - lo) / sd, (old - hi) / sd, u)
-
-
-def _level_move(mu: np.ndarray, effects: np.ndarray, var: np.ndarray,
-                mu_prior: tuple[float, float], free: np.ndarray, room: np.ndarray,
-                u: np.ndarray):
-    """Gibbs draw along μ − d and x + d for the effects x of the systems (or topics)
-    with a zero, the residuals ε fixed: the latent values of the cells with a zero do not
-    move, those of the systems without one move by −d.
-
-    Its density along d is that of the priors, N(m, s²) on μ and N(0, var) on those
-    effects: a normal, truncated below at −min(room of the free ones) (their latent values
-    must stay ≤ 0). With rare zeros, the intercept falls as the effects of the systems
-    with zeros rise (the cells with a zero keep their probability) while the others' fall
-    with it: a direction that the Albert–Chib step and the one-at-a-time moves cross by
-    small steps. Returns μ, the effects and d (``u``: a uniform per chain).
-    """
-    if not free.any() or free.all():
-        return mu, effects, np.zeros_like(mu)
-    m0, s0 = mu_prior
-    held = ~free
-    precision = 1.0 / s0 ** 2 + held.sum() / var
-    linear = (mu - m0) / s0 ** 2 - np.sum(effects[:, held], axis=1) / var
-    sd = 1.0 / np.sqrt(precision)
-    mean = linear / precision
-    bound = -np.min(np.where(free, np.maximum(room, 0.0), np.inf), axis=1)
-    d = mean + sd * truncated_normal((bound - mean) / sd, np.full_like(mean, np.inf), u)
-    return mu - d, np.where(held, effects + d[:, None], effects), d
-
-
-def _rescale_free(effects: np.ndarray, var: np.ndarray, prior: VariancePrior,
-                  free: np.ndarray, room: np.ndarray, u: np.ndarray):
-    """Gibbs draw of the effects' variance with the ``free`` effects (a system or topic
-    without a zero) held as multiples of their sd and the residuals ε fixed: the free
-    effects and their sd are rescaled together by g, the others stay.
-
-    In those coordinates the free effects' density does not depend on the variance
-    (non-centred), so its full conditional is IG(a + n/2, b + Σ x²/2) over the n other
-    effects x, truncated to the g that keep every latent value's sign: a free effect
-    moves its latent values by (g − 1)·effect, which must stay below ``room`` (the gap
-    between 0 and its highest latent value, ``(C, K)``). Where σ grows the effects of
-    systems and topics without a zero can fall with it, which the moves that hold them
-    fixed (given z, or given ε one at a time) allow only by small steps. Returns the
-    effects and the variance drawn (``u``: a uniform per chain).
-    """
-    if not free.any():
-        return effects, var
-    x = effects
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.maximum(room, 0.0) / np.abs(x)
-    g_lo = np.max(np.where(free & (x < 0), 1.0 - ratio, 0.0), axis=1, initial=0.0)
-    g_hi = np.min(np.where(free & (x > 0), 1.0 + ratio, np.inf), axis=1, initial=np.inf)
-    fixed = ~free
-    shape = prior.shape + 0.5 * fixed.sum()
-    rate = prior.scale + 0.5 * np.sum(x[:, fixed] ** 2, axis=1)
-    # the precision w = 1/(g²·var) ~ Gamma(shape, rate), on [1/(g_hi²·var), 1/(g_lo²·var)]
-    with np.errstate(divide="ignore"):
-        w = truncated_gamma(shape, rate * (1.0 / (g_hi ** 2 * var)),
-                            rate * (1.0 / (g_lo ** 2 * var)), u) / rate
-    new_var = 1.0 / w
-    g = np.sqrt(new_var / var)
-    return np.where(free, x * g[:, None], x), new_var
-
-
-def truncated_gamma(shape: float, lo: np.ndarray, hi: np.ndarray,
-                    u: np.ndarray) -> np.ndarray:
-    """Gamma(shape, 1) draws conditioned on [``lo``, ``hi``]: the ``u``-quantiles of that
-    law (``hi`` may be ∞). Through the upper tail's function where the interval lies
-    above the median, where the cdf keeps no relative precision.
-
-    Examples
-    --------
-    >>> x = truncated_gamma(3.0, np.array([1.0, 8.0]), np.array([2.0, np.inf]),
-    ...                     np.array([0.5, 0.5]))
-    >>> bool(1.0 <= x[0] <= 2.0), bool(x[1] >= 8.0)
-    (True, True)
-    """
-    lo, hi, u = np.asarray(lo, float), np.asarray(hi, float), np.asarray(u, float)
-    p_lo, p_hi = special.gammainc(shape, lo), special.gammainc(shape, hi)
-    upper = p_lo > 0.5
-    q_lo, q_hi = special.gammaincc(shape, lo), special.gammaincc(shape, hi)
-    with np.errstate(invalid="ignore"):
-        x = np.where(upper, special.gammainccinv(shape, q_lo - u * (q_lo - q_hi)),
-                     special.gammaincinv(shape, p_lo + u * (p_hi - p_lo)))
-    return np.minimum(np.maximum(x, lo), hi)
-
-
-class _GroupMin:
-    """Minimum of ``(C, K)`` values over the cells of each group (+∞ for a group without
-    cells), by ``minimum.reduceat`` over the cells sorted by group."""
-
-    def __init__(self, groups: np.ndarray, size: int) -> None:
-        self.order = np.argsort(groups, kind="stable")
-        sorted_groups = groups[self.order]
-        self.present, self.starts = np.unique(sorted_groups, return_index=True)
-        self.size = size
-
-    def __call__(self, values: np.ndarray) -> np.ndarray:
-        out = np.full((values.shape[0], self.size), np.inf)
-        if self.present.size:
-            out[:, self.present] = np.minimum.reduceat(values[:, self.order], self.starts,
-                                                       axis=1)
-        return out
 
 
 class _Collapsed:
@@ -634,28 +381,11 @@ class _Collapsed:
     def update_parameters(self, state, z, g):
         return self.step.update(state, z, g, None)
 
-    def update_latent(self, state, normals, uniforms, own) -> None:
+    def update_latent(self, state, normals, own) -> None:
         return None
 
     def record(self, state, keep_topics: bool) -> dict[str, np.ndarray]:
         return self.step.record(state, keep_topics)
-
-
-def _uniform_source(gens: list[np.random.Generator]) -> Callable[[np.ndarray], np.ndarray]:
-    """Uniforms for the rejected cells, each chain's from its own generator (in order)."""
-
-    def draw(rows: np.ndarray) -> np.ndarray:
-        out = np.empty(rows.size)
-        counts = np.bincount(rows, minlength=len(gens))
-        order = np.argsort(rows, kind="stable")
-        start = 0
-        for c, k in enumerate(counts):
-            if k:
-                out[order[start:start + k]] = gens[c].random(k)
-                start += k
-        return out
-
-    return draw
 
 
 def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
@@ -664,14 +394,13 @@ def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
     """Run the components' joint Gibbs sampler; draws keyed ``<part>/<name>``.
 
     Chain ``c`` draws from ``seqs[c]``'s first five children only: the parameters'
-    normals and gammas, the latent cells' normals (in blocks of iterations), the
-    rejected cells' uniforms, the probit parts' moves, and the probit parts' latent
-    matrices (one an iteration)."""
+    normals and gammas, the latent cells' normals (in blocks of iterations), none (the
+    rejected cells' uniforms once; now made from their normals), the probit parts'
+    moves, and the probit parts' latent matrices (one an iteration)."""
     chains = len(seqs)
     kids = [s.spawn(5) for s in seqs]
     par_gen = [np.random.default_rng(k[0]) for k in kids]
     lat_gen = [np.random.default_rng(k[1]) for k in kids]
-    uni = _uniform_source([np.random.default_rng(k[2]) for k in kids])
     px_gen = [np.random.default_rng(k[3]) for k in kids]
     own_gen = [np.random.default_rng(k[4]) for k in kids]
     init_gen = [np.random.default_rng(k[0].spawn(1)[0]) for k in kids]
@@ -709,12 +438,13 @@ def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
                     ng = comp.step.gamma_shapes.size
                     states[name] = comp.update_parameters(
                         states[name], z[k][:, zo:zo + nz], gam[k][:, go:go + ng])
-                    comp.update_latent(states[name], lat[:, k, lo:lo + nl], uni, own_gen)
                     if expand:
-                        comp.expand(states[name], pxg[k][:, xo], pxu[k][:, xo])
-                        comp.interweave(states[name], pxi[k][:, io:io + px_sizes[xo]])
+                        comp.sweep(states[name], own_gen, pxg[k][:, xo], pxu[k][:, xo],
+                                   pxi[k][:, io:io + px_sizes[xo]])
                         io += px_sizes[xo]
                         xo += 1
+                    else:
+                        comp.update_latent(states[name], lat[:, k, lo:lo + nl], own_gen)
                     zo, go, lo = zo + nz, go + ng, lo + nl
                 it = done + k
                 if it >= warmup and (it - warmup + 1) % thin == 0:

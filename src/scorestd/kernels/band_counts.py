@@ -13,13 +13,14 @@ process (about a second) and cached on disk beside the module when it is writabl
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from .compiled import jit
 
 __all__ = ["band_counts", "bootstrap_count_matrix"]
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def _band_counts(sums, bounds, out):  # pragma: no cover - compiled
     n_rows, n_cols = sums.shape
     for i in range(n_rows):
@@ -74,7 +75,7 @@ def band_counts(sums: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     return out
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def _count_rows(draws, out):  # pragma: no cover - compiled
     for r in range(draws.shape[0]):
         for t in range(draws.shape[1]):

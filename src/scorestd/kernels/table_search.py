@@ -15,13 +15,14 @@ it (``import scorestd`` does not load numba).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from .compiled import jit
 
 __all__ = ["bucketed_inverse"]
 
 
-@numba.njit(cache=True, nogil=True)
+@jit
 def _inverse(flat, grid, support, rows, u, index, n_cols, out):  # pragma: no cover
     buckets = index.shape[1] - 1
     size = flat.shape[0]

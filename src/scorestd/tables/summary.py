@@ -10,8 +10,8 @@ import xarray as xr
 
 from .._options import UNRECORDED_PAIR_FAMILIES
 from ..errors import ScoreDataError
-from ..kernels.significance import RESAMPLING_TESTS
 from ..io.table import Table
+from ..kernels.significance import RESAMPLING_TESTS
 
 __all__ = ["dependence", "frame_table", "pairs_table", "summary_table", "topic_set_size_table"]
 
