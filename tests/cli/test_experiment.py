@@ -84,5 +84,5 @@ def test_error_rates_say_how_many_type2_trials(tmp_path, capsys):
             "BiCopSelect, seed 2") in out
     # -m AP: the study labels the measure as the collection spells it (ap)
     assert table.read_text().splitlines()[0].endswith(
-        "adhoc8 ap; 20 Type I trials, 10 Type II trials per δ, B = 50, pair copulas selected "
+        "adhoc8 ap; 20 Type I trials, 10 Type II trials per δ, pair copulas selected "
         "as BiCopSelect, seed 2.")

@@ -23,10 +23,10 @@
 # current when simIReff 1.0 and the paper's margins were made) built from CRAN's source
 # into a private library (R CMD INSTALL -l LIB np_0.60-9).
 # Usage: R_LIBS=LIB Rscript simireff_p10.R SIMIREFF_SOURCE DATA MEASURE COLLECTION... > out.csv
-#   e.g. R_LIBS=/work/inv/rlib Rscript simireff_p10.R simIReff/R src/scorestd/datasets/data \
+#   e.g. R_LIBS=LIB Rscript simireff_p10.R simIReff/R src/scorestd/datasets/data \
 #        p10 adhoc5 adhoc6 adhoc7 adhoc8 > simireff_p10.csv          (13 min on a shared machine)
 #   and for RR, whose 1,001 pmf columns are dropped from the recorded file:
-#   R_LIBS=/work/inv/rlib Rscript simireff_p10.R simIReff/R src/scorestd/datasets/data \
+#   R_LIBS=LIB Rscript simireff_p10.R simIReff/R src/scorestd/datasets/data \
 #        rr adhoc5 adhoc6 adhoc7 adhoc8 | cut -d, -f1-13 > simireff_rr.csv
 suppressMessages({library(np); library(extraDistr); library(MASS)})
 options(np.messages = FALSE)
