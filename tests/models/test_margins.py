@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from scorestd.errors import ScoreDataError, ScorestdError
+from scorestd.errors import OptionError, ScoreDataError, ScorestdError
 from scorestd.models import _grid
 from scorestd.models.margins import expand
 from scorestd.simulation import (
@@ -158,27 +158,40 @@ def test_discrete_routes(family):
     assert chi.pvalue > 0.001
 
 
-def test_ordered_kernel_cv_bandwidth_against_a_plain_loop():
+@pytest.mark.parametrize("criterion", ["whole_line", "support"])
+def test_ordered_kernel_cv_bandwidth_against_a_plain_loop(criterion):
     x = np.array([[0.0, 0.1, 0.1, 0.2, 0.2, 0.2, 0.3, 0.5, 0.5, 0.9]])
-    raw, _ = _fit(OrderedKernelMargin(support=P10), x)
+    raw, _ = _fit(OrderedKernelMargin(support=P10, criterion=criterion), x)
     idx = np.rint(x[0] * 10).astype(int)
     n = len(idx)
+    # "whole_line": the squared estimate summed over the integers (np's cv.ls); beyond
+    # ±150 of the support its terms are below 0.99^300 / 4 of the largest
+    line = range(-150, 161) if criterion == "whole_line" else range(11)
 
     def kernel(k, j, lam):
         return 1 - lam if k == j else (1 - lam) / 2 * lam ** abs(k - j)
 
     def cv(lam):
-        f = [sum(kernel(k, j, lam) for j in idx) / n for k in range(11)]
+        f = [sum(kernel(k, j, lam) for j in idx) / n for k in line]
         loo = sum((sum(kernel(idx[i], idx[j], lam) for j in range(n) if j != i)) / (n - 1)
                   for i in range(n))
         return sum(v * v for v in f) - 2 / n * loo
 
     grid = np.linspace(0, 0.99, 991)
     best = grid[np.argmin([cv(v) for v in grid])]
-    assert raw["bandwidth"][0] == pytest.approx(best, abs=0.011)
+    assert raw["bandwidth"][0] == pytest.approx(best, abs=0.0011)
     lam = raw["bandwidth"][0]
     f = np.array([sum(kernel(k, j, lam) for j in idx) for k in range(11)])
     np.testing.assert_allclose(np.diff(raw["cdf"][0], prepend=0), f / f.sum(), atol=1e-12)
+
+
+def test_ordered_kernel_criteria_differ_and_bad_criterion_is_refused():
+    x = np.array([[0.0, 0.1, 0.1, 0.2, 0.2, 0.2, 0.3, 0.5, 0.5, 0.9]])
+    line = _fit(OrderedKernelMargin(support=P10), x)[0]["bandwidth"][0]
+    support = _fit(OrderedKernelMargin(support=P10, criterion="support"), x)[0]["bandwidth"][0]
+    assert line < support  # mass beyond the support counts against wide kernels
+    with pytest.raises(OptionError, match="criterion must be one of whole_line, support"):
+        OrderedKernelMargin(support=P10, criterion="np")
 
 
 def test_effective_df_of_the_smoothers():

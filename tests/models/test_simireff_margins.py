@@ -98,3 +98,32 @@ def test_truncated_normal_is_dropped_where_simireff_cannot_fit_it(name, measure,
     assert r_fails.sum() > 0.2 * len(r_fails)
     kept_all = TruncNormalMargin(exponential_limit=True)
     assert kept_all._fit_ok(kept_all._fit(on_file.T, np.zeros(len(r_fails), dtype=bool))).all()
+
+
+#: simIReff's own discrete selection in R (``effDiscFitAndSelect``, np 0.60-9's ``cv.ls``
+#: bandwidth) on the P@10 runs the error-rate study keeps: made by
+#: tests/results/urbano2019_error_rates/simireff_p10.R (columns: family, bandwidth ``bw``
+#: before the multiplier, pmf ``p0`` … ``p10``).
+SIMIREFF_P10 = (Path(__file__).parents[1] / "results" / "urbano2019_error_rates"
+                / "simireff_p10.csv")
+
+
+@pytest.mark.parametrize("collection", ["adhoc6", "adhoc8"])
+def test_discrete_margins_are_simireffs_on_trec_p10(collection):
+    """Same family, bandwidth within 0.001 and cdf within 0.001 of simIReff's on every run."""
+    import scorestd
+    from scorestd.experiments.error_rate_pool import prepare_collection
+    from scorestd.simulation import fit_margins
+
+    r = pd.read_csv(SIMIREFF_P10).set_index(["collection", "run"]).loc[collection]
+    kept = prepare_collection(scorestd.datasets.load(collection), "p10")
+    m = fit_margins(kept)
+    names = {"betabinom": "bbinom", "dkde": "dks(1)", "dkde(multiplier=2)": "dks(2)",
+             "dkde(multiplier=5)": "dks(5)", "dkde(multiplier=10)": "dks(10)"}
+    runs = [str(s) for s in kept["system"].values]
+    theirs = r.loc[runs]
+    assert [names[f] for f in m.family] == theirs["type"].tolist()
+    kernel = [f.label for f in m.families].index("dkde")
+    np.testing.assert_allclose(m.params[kernel]["bandwidth"], theirs["bw"], atol=1e-3)
+    pmf = theirs[[f"p{k}" for k in range(11)]].to_numpy(float)
+    np.testing.assert_allclose(m.table, np.cumsum(pmf, axis=1), atol=1e-3)
