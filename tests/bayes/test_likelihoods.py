@@ -16,7 +16,6 @@ from scipy import integrate, special, stats
 
 import scorestd
 from scorestd.bayes import bounded, gibbs
-from scorestd.bayes.bounded import standard_normals
 from scorestd.bayes.likelihoods import (
     QUADRATURE_TOLERANCE,
     hermite_nodes,
@@ -193,33 +192,6 @@ def test_truncated_normal_draws_follow_scipy_truncnorm():
     for a, b in ((-np.inf, -2.0), (-1.0, 0.5), (2.0, np.inf), (3.0, 3.5), (-0.2, 40.0)):
         x = truncated_normal(np.full(u.size, a), np.full(u.size, b), u)
         assert stats.kstest(x, stats.truncnorm(a, b).cdf).pvalue > 1e-3, (a, b)
-
-
-def test_standard_normals_follow_the_normal_law_each_row_from_its_generator():
-    out = np.empty((3, 60001))
-    squares = standard_normals([np.random.default_rng(k) for k in range(3)], out)
-    # the sums of squares returned are those of the rows (from the radii; odd length)
-    np.testing.assert_allclose(squares, np.sum(out ** 2, axis=1), rtol=1e-6)
-    x = out.ravel()
-    n = x.size
-    assert stats.kstest(x, "norm").pvalue > 1e-3
-    # moments within 5 standard errors of N(0, 1)'s, and the tails' mass
-    assert abs(x.mean()) < 5 / np.sqrt(n)
-    assert abs(x.var() - 1) < 5 * np.sqrt(2 / n)
-    assert abs(stats.skew(x)) < 5 * np.sqrt(6 / n)
-    assert abs(stats.kurtosis(x)) < 5 * np.sqrt(24 / n)
-    p3 = 2 * stats.norm.sf(3)
-    assert abs(np.mean(np.abs(x) > 3) - p3) < 5 * np.sqrt(p3 / n)
-    # the cosine and sine of one angle (first and second half of a row) are independent
-    # normals: uncorrelated, and so are their squares
-    half = (out.shape[1] + 1) // 2
-    a, b = out[:, :half - 1].ravel(), out[:, half:].ravel()
-    assert abs(np.corrcoef(a, b)[0, 1]) < 5 / np.sqrt(a.size)
-    assert abs(np.corrcoef(a * a, b * b)[0, 1]) < 5 / np.sqrt(a.size)
-    # row k depends on its generator only
-    again = np.empty((2, 60001))
-    standard_normals([np.random.default_rng(1), np.random.default_rng(2)], again)
-    np.testing.assert_array_equal(again, out[1:])
 
 
 @settings(max_examples=60, deadline=None)

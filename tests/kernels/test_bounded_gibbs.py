@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from scorestd.bayes import bounded, gibbs
-from scorestd.bayes.bounded import standard_normals
-from scorestd.kernels import bounded_gibbs, compiled
+from scorestd.kernels import bounded_gibbs, compiled, normal_stream
 
 from . import bounded_reference as ref
 
@@ -35,29 +34,38 @@ def _latent(mu, alpha, beta, kind, rng):
     return ref.latent_step(mu, alpha, beta, eps, kind)
 
 
+def _candidates(streams, size):
+    """The normals ``latent_step`` draws from ``streams`` (a copy: the streams stay)."""
+    eps = np.empty((len(streams), size))
+    for c, row in enumerate(streams.copy()):
+        normal_stream.fill(row, eps[c])
+    return eps
+
+
 def test_latent_step_equals_the_numpy_reference():
     rng = np.random.default_rng(11)
     mu, alpha, beta, kind = _problem(rng)
     mu[1] = -40.0  # (one chain far in the lower tail: the zeros' exponential tail)
     mu[2] = 6.0  # (and one where every other score is redrawn)
     c, n_s, n_t = mu.size, alpha.shape[1], beta.shape[1]
-    eps = rng.standard_normal((c, kind.size))
+    streams = normal_stream.states_of([np.random.default_rng(k) for k in range(c)])
+    eps = _candidates(streams, kind.size)
     want = ref.latent_step(mu, alpha, beta, eps, kind)
     z, z_zero = np.empty_like(eps), np.empty((c, int(np.sum(kind > 0))))
     e_row, e_col, rss, scale = np.empty((c, n_t)), np.empty((c, n_s)), np.empty(c), np.zeros(c)
     top_s = np.empty((c, n_s))
-    bounded_gibbs.latent_step(mu, alpha, beta, eps.copy(), kind, z, z_zero, e_row, e_col,
+    bounded_gibbs.latent_step(mu, alpha, beta, streams, kind, z, z_zero, e_row, e_col,
                               rss, scale, top_s)
     for got, expected in zip((z, z_zero, e_row, e_col, rss, top_s), want, strict=True):
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
     assert np.all(scale == 1.0)
     # the signs are the data's
     assert np.all(z_zero > 0) and np.all(z[:, kind < 0] <= 0)
-    # in place: the candidates' array may hold the latent values
-    again = eps.copy()
-    bounded_gibbs.latent_step(mu, alpha, beta, again, kind, again, z_zero, e_row, e_col, rss,
-                              scale, top_s)
-    np.testing.assert_array_equal(again, z)
+    # the streams moved on by one normal a cell: the next call draws the next normals
+    after = _candidates(streams, 2 * kind.size)
+    fresh = _candidates(normal_stream.states_of([np.random.default_rng(k) for k in range(c)]),
+                        3 * kind.size)
+    np.testing.assert_array_equal(after, fresh[:, kind.size:])
 
 
 @pytest.mark.parametrize("eta, kind", [(-2.3, -1), (-2.3, 1), (0.4, 1), (1.5, -1),
@@ -67,12 +75,11 @@ def test_latent_step_draws_the_truncated_normal(eta, kind):
     # N(0, 1) truncated to the side of 0 the score requires (unconstrained where missing)
     n = 20_000
     kinds = np.full(n, kind, dtype=np.int8)
-    eps = np.empty((1, n))
-    standard_normals([np.random.default_rng(5)], eps)
+    streams = normal_stream.states_of([np.random.default_rng(5)])
     z, z_zero = np.empty((1, n)), np.empty((1, int(np.sum(kinds > 0))))
     e_row, e_col, rss, scale = np.empty((1, 1)), np.empty((1, n)), np.empty(1), np.empty(1)
-    bounded_gibbs.latent_step(np.array([eta]), np.zeros((1, n)), np.zeros((1, 1)), eps, kinds,
-                              z, z_zero, e_row, e_col, rss, scale, np.empty((1, n)))
+    bounded_gibbs.latent_step(np.array([eta]), np.zeros((1, n)), np.zeros((1, 1)), streams,
+                              kinds, z, z_zero, e_row, e_col, rss, scale, np.empty((1, n)))
     if kind < 0:
         x, law = z[0], stats.truncnorm(-np.inf, -eta, loc=eta)
     elif kind > 0:
@@ -162,8 +169,7 @@ def test_component_latent_equals_the_numpy_reference_and_draws_the_truncated_law
     # one cell censored at 0 many times: N(η, σ²) truncated to (−∞, 0]
     n = 20_000
     x = np.empty((1, n))
-    draws = np.empty((1, n))
-    standard_normals([np.random.default_rng(6)], draws)
+    draws = np.random.default_rng(6).standard_normal((1, n))
     bounded_gibbs.component_latent(np.array([0.05]), np.zeros((1, 1)), np.zeros((1, 1)),
                                    np.array([0.01]), draws, np.full(n, -1.0), np.zeros(n),
                                    np.zeros(n, np.intp), np.zeros(n, np.intp), x)

@@ -58,7 +58,7 @@ from ..kernels.blas import single_threaded_blas
 from ..kernels.seeds import root_sequence
 from .gibbs import BLOCK_ITERATIONS, CrossedPriors, VariancePrior, _FastStep, _GeneralStep
 
-__all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle", "standard_normals"]
+__all__ = ["PROBIT_PRIORS", "sample_censored", "sample_hurdle"]
 
 #: Priors of a probit component: intercept N(0, 2²), effect variances IG(2, 0.5) (sd of
 #: the effects around 0.5 on the probit scale), residual variance fixed at 1.
@@ -77,51 +77,6 @@ COLLAPSE_SHARE = 0.25
 #: iteration (:meth:`_Probit.interweave`): each round costs O(systems + topics), not a
 #: pass over the cells.
 ANCILLARY_ROUNDS = 1
-
-
-def standard_normals(gens: list[np.random.Generator], out: np.ndarray) -> np.ndarray:
-    """Fill each row ``out[k]`` of a 2-D array with independent standard normals from
-    ``gens[k]`` (and from it only); returns each row's sum of squares.
-
-    The Box–Muller transform (Box & Muller 1958): two independent uniforms U on (0, 1]
-    and V on [0, 1) give √(−2 log U)·cos 2πV and √(−2 log U)·sin 2πV, two independent
-    N(0, 1). Each pair is made from one 64-bit output of the generator's bit generator
-    (its two 32-bit halves, U = (i + ½)/2³², V = j/2³²), transformed in single precision
-    (a relative rounding of the draws below 1e-7; the smallest U, 2⁻³³, bounds |x| by
-    6.76, which a normal exceeds with probability 1.4e-11), then stored in double:
-    vectorised over the rows, about 2.5 times as fast as numpy's double ziggurat
-    ``standard_normal`` here (as fast as single-precision exponential and uniform draws
-    transformed alike), which matters where a whole score matrix of latent values is
-    drawn at every iteration. The sums of squares come from the radii (a pair's squares
-    add up to −2 log U), without another pass over the draws.
-
-    Examples
-    --------
-    >>> out = np.empty((2, 5))
-    >>> ss = standard_normals([np.random.default_rng(0), np.random.default_rng(1)], out)
-    >>> bool(np.all(np.isfinite(out))), bool(np.allclose(ss, np.sum(out ** 2, axis=1)))
-    (True, True)
-    """
-    rows, n = out.shape
-    half = (n + 1) // 2
-    words = np.empty((rows, 2 * half), np.uint32)
-    for k, gen in enumerate(gens):
-        words[k] = gen.bit_generator.random_raw(half).view(np.uint32)
-    uniform = words.astype(np.float32)
-    radius, angle = uniform[:, :half], uniform[:, half:]
-    radius += np.float32(0.5)
-    radius *= np.float32(2.0 ** -32)
-    np.log(radius, out=radius)
-    radius *= np.float32(-2.0)
-    squares = np.sum(radius, axis=1, dtype=float)
-    np.sqrt(radius, out=radius)
-    angle *= np.float32(2.0 * np.pi * 2.0 ** -32)
-    np.multiply(radius, np.cos(angle), out=out[:, :half])
-    np.multiply(radius[:, :n - half], np.sin(angle[:, :n - half]), out=out[:, half:])
-    if n % 2:  # (the last pair's sine is not used)
-        last = radius[:, half - 1].astype(float)
-        squares -= last * last - out[:, half - 1] ** 2
-    return squares
 
 
 class _CompiledStep(_FastStep):
@@ -235,9 +190,9 @@ class _Probit:
     1. the locations and variances given z (the balanced-design step, in numpy; the
        additive fit of z is that of η plus that of ε, so its statistics come from ε's sums
        and the locations without touching the cells);
-    2. fresh latent values given η: a plain normal per cell (:func:`standard_normals`),
-       kept where it has the sign it must have, else a draw from the truncated tail at a
-       uniform made from the rejected normal (the mixture has exactly the truncated law);
+    2. fresh latent values given η: a plain normal per cell (drawn in the compiled loop
+       from the chain's own PCG64 stream), kept where it has the sign it must have, else
+       a draw from the truncated tail at a uniform made from the rejected normal (the mixture has exactly the truncated law);
     3. the parameter-expanded rescaling (ε, locations and effects' sds scaled by g; z is
        rescaled lazily, by a factor per chain);
     4. the interweaving moves of the locations with ε fixed, whose bounds are the extreme
@@ -302,9 +257,9 @@ class _Probit:
         return st.update(state, z, g, None)
 
     def update_latent(self, state, normals, own) -> None:
-        """Fresh latent values given η (``own``: each chain's generator of them)."""
-        standard_normals(own, self.z)  # (the candidates, replaced by z in place)
-        self.steps.latent_step(state["mu"], state["alpha"], state["beta"], self.z, self.kind,
+        """Fresh latent values given η (``own``: each chain's PCG64 stream of them,
+        ``(C, 4)``, advanced in place)."""
+        self.steps.latent_step(state["mu"], state["alpha"], state["beta"], own, self.kind,
                                self.z, self.z_zero, self.e_row, self.e_col, self.rss,
                                self.scale, self.top_s)
 
@@ -313,11 +268,11 @@ class _Probit:
         """Fresh latent values given η, the parameter-expanded rescaling (``gamma``: a
         standard gamma draw of shape :attr:`expansion_shape` per chain, ``uniform``: one
         uniform per chain) and the interweaving moves (``uniforms``: ``(C,``
-        :attr:`interweave_size` ``)``); see :mod:`scorestd.kernels.bounded_gibbs`."""
-        standard_normals(own, self.z)
+        :attr:`interweave_size` ``)``; ``own``: each chain's PCG64 stream of the latent
+        normals); see :mod:`scorestd.kernels.bounded_gibbs`."""
         ss_a, ss_b = np.empty(len(self.rss)), np.empty(len(self.rss))
         self.steps.sweep(state["mu"], state["alpha"], state["beta"], state["vs"],
-                         state["vt"], self.z, self.kind, self.z, self.z_zero, self.e_row,
+                         state["vt"], own, self.kind, self.z, self.z_zero, self.e_row,
                          self.e_col, self.rss, self.scale, self.top_s, self.zero_t, self.zero_s,
                          self.free_s, self.free_t, np.ascontiguousarray(gamma),
                          np.ascontiguousarray(uniform), np.ascontiguousarray(uniforms),
@@ -396,13 +351,16 @@ def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
     Chain ``c`` draws from ``seqs[c]``'s first five children only: the parameters'
     normals and gammas, the latent cells' normals (in blocks of iterations), none (the
     rejected cells' uniforms once; now made from their normals), the probit parts'
-    moves, and the probit parts' latent matrices (one an iteration)."""
+    moves, and the probit parts' latent normals (a PCG64 stream the compiled latent
+    step draws from cell by cell, :mod:`scorestd.kernels.normal_stream`)."""
+    from ..kernels.normal_stream import states_of  # (numba: the components import it too)
+
     chains = len(seqs)
     kids = [s.spawn(5) for s in seqs]
     par_gen = [np.random.default_rng(k[0]) for k in kids]
     lat_gen = [np.random.default_rng(k[1]) for k in kids]
     px_gen = [np.random.default_rng(k[3]) for k in kids]
-    own_gen = [np.random.default_rng(k[4]) for k in kids]
+    own_streams = states_of([np.random.default_rng(k[4]) for k in kids])
     init_gen = [np.random.default_rng(k[0].spawn(1)[0]) for k in kids]
     parts = list(components.items())
     n_norm = [c.step.n_normal for _, c in parts]
@@ -439,12 +397,12 @@ def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
                     states[name] = comp.update_parameters(
                         states[name], z[k][:, zo:zo + nz], gam[k][:, go:go + ng])
                     if expand:
-                        comp.sweep(states[name], own_gen, pxg[k][:, xo], pxu[k][:, xo],
+                        comp.sweep(states[name], own_streams, pxg[k][:, xo], pxu[k][:, xo],
                                    pxi[k][:, io:io + px_sizes[xo]])
                         io += px_sizes[xo]
                         xo += 1
                     else:
-                        comp.update_latent(states[name], lat[:, k, lo:lo + nl], own_gen)
+                        comp.update_latent(states[name], lat[:, k, lo:lo + nl], own_streams)
                     zo, go, lo = zo + nz, go + ng, lo + nl
                 it = done + k
                 if it >= warmup and (it - warmup + 1) % thin == 0:

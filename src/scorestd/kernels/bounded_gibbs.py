@@ -3,9 +3,12 @@ r"""Compiled Gibbs steps of the bounded likelihoods of the crossed model
 numpy would make into dozens or hundreds of calls on small arrays per iteration.
 
 Each step is a deterministic function of the random numbers it is given (standard
-normals, gamma and uniform draws), drawn by the caller from the chain's own generators:
-the same numbers give the same state. (One module: numba's cache checks only the file
-of a compiled function, so steps that call each other live in one file.)
+normals, gamma and uniform draws), drawn by the caller from the chain's own generators,
+and of the PCG64 states it advances (:func:`latent_step` draws a probit part's latent
+normals cell by cell from the chain's own stream, :mod:`.normal_stream`): the same
+numbers give the same state. (One module for the steps: numba's cache checks only the
+file of a compiled function, so steps that call each other live in one file; after
+editing ``normal_stream``, delete the cached code, ``kernels/__pycache__/*.nb[ic]``.)
 
 **A crossed normal component** (the censored model; the logit part of the hurdle model)
 on a matrix completed by latent cells: :func:`component_statistics` and
@@ -47,6 +50,7 @@ import math
 import numpy as np
 
 from .compiled import gammainc, gammaincc, gammainccinv, gammaincinv, jit, ndtr, ndtri
+from .normal_stream import normal_draw
 
 __all__ = ["centred", "component_latent", "component_statistics", "expand", "interweave", "latent_step",
            "pack_priors", "step", "sweep", "truncated_gamma", "truncated_normal",
@@ -124,30 +128,35 @@ def truncated_gamma(shape: float, lo: float, hi: float, u: float) -> float:
 
 
 @jit
-def latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale, top_s):
-    """Fresh latent values of every chain given η, from the candidates ``eps`` ``(C,
-    T·S)`` (independent standard normals; may be ``z`` itself).
+def latent_step(mu, alpha, beta, streams, kind, z, z_zero, e_row, e_col, rss, scale, top_s):
+    """Fresh latent values of every chain given η, from candidate standard normals drawn
+    cell by cell (row-major) from the chain's PCG64 stream ``streams[c]``
+    (:mod:`scorestd.kernels.normal_stream`; advanced in place).
 
     A cell keeps ε = its candidate where η + ε has the sign the cell's score requires;
     elsewhere w = −σ·ε (σ = +1 at a zero, −1 at another score) is drawn from N(0, 1)
     below b = σ·η by the inverse cdf at the uniform U = Φ(−w₀)/Φ(−b) made from the
     rejected candidate w₀ (given its rejection, w₀ is N(0, 1) above b). Writes ``z``,
     ``z_zero``, ε's sums ``e_row``, ``e_col``, ``rss``, ``top_s`` and ``scale`` = 1.
-    (The uniform has the candidates' resolution, and their bound: candidates from
-    :func:`scorestd.bayes.bounded.standard_normals` never exceed 6.76, so a redrawn value
-    stays out of a tail whose probability is below 1e-11.)
 
     Examples
     --------
+    >>> from scorestd.kernels.normal_stream import fill, states_of
     >>> kind = np.array([1, -1, -1, 0], dtype=np.int8)  # a 2 × 2 matrix: a zero first
+    >>> streams = states_of([np.random.default_rng(3)])
+    >>> candidates = np.empty(4)
+    >>> fill(streams[0].copy(), candidates)  # (the same normals, for the example)
+    >>> [round(float(v), 2) for v in candidates]
+    [2.04, -2.56, 0.42, -0.57]
     >>> z, z_zero, top_s = np.empty((1, 4)), np.empty((1, 1)), np.empty((1, 2))
     >>> e_row, e_col, rss, scale = np.empty((1, 2)), np.empty((1, 2)), np.empty(1), np.empty(1)
-    >>> latent_step(np.zeros(1), np.zeros((1, 2)), np.zeros((1, 2)),
-    ...             np.array([[-0.5, 0.3, -1.2, 0.7]]), kind, z, z_zero, e_row, e_col, rss,
-    ...             scale, top_s)
-    >>> bool(z_zero[0, 0] > 0), bool(z[0, 1] <= 0 and z[0, 2] == -1.2), float(z[0, 3])
-    (True, True, -inf)
-    >>> top_s.tolist() == [[-1.2, z[0, 1]]]
+    >>> latent_step(np.zeros(1), np.zeros((1, 2)), np.zeros((1, 2)), streams, kind, z,
+    ...             z_zero, e_row, e_col, rss, scale, top_s)
+    >>> bool(z_zero[0, 0] == candidates[0]), bool(z[0, 1] == candidates[1])
+    (True, True)
+    >>> round(float(z[0, 2]), 2), float(z[0, 3])  # (redrawn below 0; missing)
+    (-0.42, -inf)
+    >>> top_s.tolist() == [[z[0, 2], z[0, 1]]]
     True
     """
     chains, n_s = alpha.shape
@@ -157,13 +166,14 @@ def latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale,
         top_s[c, :] = -np.inf
         ss = 0.0
         k = 0
+        s_hi, s_lo, inc_hi, inc_lo = streams[c, 0], streams[c, 1], streams[c, 2], streams[c, 3]
         for t in range(n_t):
             level = mu[c] + beta[c, t]
             row = 0.0
             for s in range(n_s):
                 i = t * n_s + s
                 eta = level + alpha[c, s]
-                e = eps[c, i]
+                e, s_hi, s_lo = normal_draw(s_hi, s_lo, inc_hi, inc_lo)
                 cell = kind[i]
                 if cell != 0 and (eta + e > 0.0) != (cell > 0):  # the wrong side of 0
                     sigma = 1.0 if cell > 0 else -1.0
@@ -184,6 +194,7 @@ def latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale,
             e_row[c, t] = row
         rss[c] = ss
         scale[c] = 1.0
+        streams[c, 0], streams[c, 1] = s_hi, s_lo
 
 
 @jit
@@ -395,12 +406,12 @@ def interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, top_s, zero_t, zero_s,
 
 
 @jit
-def sweep(mu, alpha, beta, vs, vt, eps, kind, z, z_zero, e_row, e_col, rss, scale, top_s,
+def sweep(mu, alpha, beta, vs, vt, streams, kind, z, z_zero, e_row, e_col, rss, scale, top_s,
           zero_t, zero_s, free_s, free_t, gamma, uniform, uniforms, rounds, system_prior,
           topic_prior, mu_prior, ss_a, ss_b):
     """:func:`latent_step`, :func:`expand` and :func:`interweave` in a row: an iteration
     of the probit part after its locations and variances (one call instead of three)."""
-    latent_step(mu, alpha, beta, eps, kind, z, z_zero, e_row, e_col, rss, scale, top_s)
+    latent_step(mu, alpha, beta, streams, kind, z, z_zero, e_row, e_col, rss, scale, top_s)
     expand(mu, alpha, beta, vs, vt, z_zero, e_row, e_col, rss, scale, gamma, uniform,
            mu_prior[1], system_prior[1], topic_prior[1])
     interweave(mu, alpha, beta, vs, vt, z, z_zero, scale, top_s, zero_t, zero_s, free_s,
