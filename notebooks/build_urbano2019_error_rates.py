@@ -281,7 +281,7 @@ margin_power.drop_duplicates("margins")[["margins", "selected"]]
 WHY2_MD = """\
 **Type III**: agrees but where a departure above carries over: P@10's permutation and
 bootstrap, mostly at n = 25 (the tie counting below; 14 of the 27 cells beyond 3 SE at
-full size, the rest single cells of the rank tests by 0.002 at most). Its denominator in the published code is every trial (`sum(d < 0 & p <= α) /
+full size, the rest single cells, mostly of the rank tests, by 0.002 at most). Its denominator in the published code is every trial (`sum(d < 0 & p <= α) /
 nrow`), ours the trials with a decision; they differ only for the sign test and only by
 the trials whose differences are all ties (≤ 0.01), too few to move the rates.
 
@@ -354,15 +354,15 @@ the former bandwidth of the discrete kernel, all above the published, the sign t
 n = 100, δ = .10, α = .05, two-tailed, z 9.4; now 1, 1 and 9, z 2.9 there): the margins
 too, here the bandwidth of simIReff's discrete kernel. simIReff's own
 selection (`effDiscFitAndSelect`, as the paper's `R/01-margins.R` calls it), run in R
-with np 0.60-9 on the 326 kept runs (`simireff_p10.R`), selects another family than ours
-on 76 (`simireff_p10_compare.txt`). Its beta-binomial fits are ours (shapes within 5·10⁻⁴
-relative), but np's least-squares cross-validated bandwidth of the ordered kernel is
-smaller than ours on every run (median 0.44 against 0.51): np integrates the squared
-estimate over all the integers (its convolution kernel is the infinite sum), ours over
-the support only, so np also counts the mass the kernel puts beyond 0 and 1. Computed
+with np 0.60-9 on the 326 kept runs (`simireff_p10.R`), selected another family than
+ours on 76. Its beta-binomial fits are ours (shapes within 5·10⁻⁴ relative), but np's
+least-squares cross-validated bandwidth of the ordered kernel was smaller than ours on
+every run (median 0.44 against 0.51): np integrates the squared estimate over all the
+integers (its convolution kernel is the infinite sum), ours summed over the support only, so np also counts the mass the kernel puts beyond 0 and 1. Computed
 here, np's criterion gives R's bandwidth on all 326 runs (within 10⁻⁴), and it is now
 the default (`OrderedKernelMargin(criterion="whole_line")`; the former one is
-`criterion="support"`): our family is simIReff's on all 326 runs, and at full size the
+`criterion="support"`): our family is simIReff's on all 326 runs
+(`simireff_p10_compare.txt`), and at full size the
 mean z of the t, Wilcoxon and sign tests' P@10 power is −0.05, 0.28 and 0.55 (1.94, 2.25
 and 3.72 before). Found first on the same Type II trials with simIReff's margins (R's
 pmfs) against the former ones (rows `default`, the default then):
