@@ -156,8 +156,14 @@ def test_rotated_hinv2_inverts_pyvinecopulib_hfunc2(theta, delta, u2, w, rotatio
     par = {"gumbel": [theta], "joe": [theta], "clayton": [theta - 1], "bb1": [delta, theta],
            "bb7": [theta, delta], "tawn": [delta, 1 - delta / 2, theta]}[family]
     u1 = pc.rotated_hinv2(family, rotation, par, np.array([u2]), np.array([w]))
-    back = _bicop(family, par, rotation).hfunc2(np.array([[u1[0], u2]]))
-    assert abs(float(back[0]) - w) < 1e-7
+    bicop = _bicop(family, par, rotation)
+    back = bicop.hfunc2(np.array([[u1[0], u2]]))
+    if abs(float(back[0]) - w) >= 1e-7:
+        # where h is steep in u1 (u2 near 0 or 1) pyvinecopulib's hfunc2 misses w by as
+        # much at its own inverse (bb7, θ = 3, δ = 0.25, rotation 180, u2 = 0.001,
+        # w = 0.25: by 2.0e-7 at both): then the two inverses must agree
+        theirs = float(bicop.hinv2(np.array([[w, u2]]))[0])
+        assert u1[0] == pytest.approx(theirs, rel=1e-6, abs=1e-12)
 
 
 @settings(max_examples=40, deadline=None)
