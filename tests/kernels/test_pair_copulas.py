@@ -158,12 +158,17 @@ def test_rotated_hinv2_inverts_pyvinecopulib_hfunc2(theta, delta, u2, w, rotatio
     u1 = pc.rotated_hinv2(family, rotation, par, np.array([u2]), np.array([w]))
     bicop = _bicop(family, par, rotation)
     back = bicop.hfunc2(np.array([[u1[0], u2]]))
-    if abs(float(back[0]) - w) >= 1e-7:
-        # where h is steep in u1 (u2 near 0 or 1) pyvinecopulib's hfunc2 misses w by as
-        # much at its own inverse (bb7, θ = 3, δ = 0.25, rotation 180, u2 = 0.001,
-        # w = 0.25: by 2.0e-7 at both): then the two inverses must agree
-        theirs = float(bicop.hinv2(np.array([[w, u2]]))[0])
-        assert u1[0] == pytest.approx(theirs, rel=1e-6, abs=1e-12)
+    miss = abs(float(back[0]) - w)
+    if miss >= 1e-7:
+        # Near a corner the families' formulas lose digits in double precision (BB7 at
+        # 1 − u ≈ 4e-4, θ = 4: 1 − (1 − u)^θ with (1 − u)^θ ≈ 3e-14), pyvinecopulib's h
+        # as much as ours: at θ = 4, δ = 0.5, rotation 180, u2 = 0.001, w = 0.015625 the
+        # root (mpmath, 50 digits) is 0.00038167, ours 0.00038135, pyvinecopulib's own
+        # hinv2 0.00038085, which its hfunc2 maps 1.9e-4 away from w. There ours must
+        # come as close to w, by pyvinecopulib's h, as pyvinecopulib's own inverse does.
+        theirs = bicop.hinv2(np.array([[w, u2]]))
+        their_miss = abs(float(bicop.hfunc2(np.array([[theirs[0], u2]]))[0]) - w)
+        assert miss <= max(2 * their_miss, 1e-7), (u1[0], theirs[0], miss, their_miss)
 
 
 @settings(max_examples=40, deadline=None)
