@@ -194,7 +194,8 @@ class _Probit:
        and the locations without touching the cells);
     2. fresh latent values given η: a plain normal per cell (drawn in the compiled loop
        from the chain's own PCG64 stream), kept where it has the sign it must have, else
-       a draw from the truncated tail at a uniform made from the rejected normal (the mixture has exactly the truncated law);
+       a draw from the truncated tail at a uniform made from the rejected normal (the
+       mixture has exactly the truncated law);
     3. the parameter-expanded rescaling (ε, locations and effects' sds scaled by g; z is
        rescaled lazily, by a factor per chain);
     4. the interweaving moves of the locations with ε fixed, whose bounds are the extreme

@@ -18,8 +18,8 @@ compiled loop draws each normal where it uses it:
 
 Compiled loops hold a chain's state in scalars (``s_hi, s_lo, inc_hi, inc_lo``) and call
 :func:`normal_draw` (or :func:`pcg_step`), which return the draw and the new state
-halves; :func:`next_uint64` and :func:`standard_normal` do the same on a ``(4,)``
-``uint64`` row advanced in place, and :func:`fill` draws an array of normals.
+halves; :func:`next_uint64` does the same on a ``(4,)`` ``uint64`` row advanced in place,
+and :func:`fill` draws an array of normals.
 
 (numba's cache checks only the file of a compiled function: after editing this module,
 delete the cached code of the modules that call it, ``kernels/__pycache__/*.nb[ic]``.)
@@ -34,8 +34,7 @@ import numpy as np
 
 from .compiled import jit
 
-__all__ = ["fill", "next_uint64", "normal_draw", "pcg_step", "restore", "standard_normal",
-           "states_of"]
+__all__ = ["fill", "next_uint64", "normal_draw", "pcg_step", "restore", "states_of"]
 
 #: PCG64's 128-bit multiplier, in two 64-bit halves.
 _MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
@@ -179,14 +178,21 @@ def normal_draw(s_hi, s_lo, inc_hi, inc_lo):
     :func:`_normal_rest` continues as numpy does (kept out of line, so that the loop
     calling this one stays small)."""
     r, s_hi, s_lo = pcg_step(s_hi, s_lo, inc_hi, inc_lo)
-    idx = np.intp(r & np.uint64(0xFF))
-    # the sign as a factor ±1, not a branch (which the processor would mispredict half
-    # the time); the magnitude signed (below 2⁵²: a one-instruction conversion)
-    sign = np.float64(1 - 2 * np.int64((r >> np.uint64(8)) & np.uint64(1)))
-    rabs = np.int64((r >> np.uint64(9)) & np.uint64(0x000FFFFFFFFFFFFF))
+    idx, sign, rabs = _decode(r)
     if rabs < _KI[idx]:
         return rabs * _WI[idx] * sign, s_hi, s_lo
     return _normal_rest(r, s_hi, s_lo, inc_hi, inc_lo)
+
+
+@jit
+def _decode(r):
+    """A word's layer (low 8 bits), sign (bit 8) and 52-bit magnitude: the sign as a
+    factor ±1, not a branch (which the processor would mispredict half the time), the
+    magnitude signed (below 2⁵²: a one-instruction conversion to float)."""
+    idx = np.intp(r & np.uint64(0xFF))
+    sign = np.float64(1 - 2 * np.int64((r >> np.uint64(8)) & np.uint64(1)))
+    rabs = np.int64((r >> np.uint64(9)) & np.uint64(0x000FFFFFFFFFFFFF))
+    return idx, sign, rabs
 
 
 @jit
@@ -195,9 +201,7 @@ def _normal_rest(r, s_hi, s_lo, inc_hi, inc_lo):
     beyond r (Marsaglia 1964) from layer 0, a wedge's rejection test elsewhere, and
     fresh words until a draw is accepted."""
     while True:
-        idx = np.intp(r & np.uint64(0xFF))
-        sign = np.float64(1 - 2 * np.int64((r >> np.uint64(8)) & np.uint64(1)))
-        rabs = np.int64((r >> np.uint64(9)) & np.uint64(0x000FFFFFFFFFFFFF))
+        idx, sign, rabs = _decode(r)
         x = rabs * _WI[idx] * sign
         if rabs < _KI[idx]:
             return x, s_hi, s_lo
@@ -220,13 +224,6 @@ def next_uint64(st):
     """The next 64-bit output of the PCG64 state row ``st`` (advanced in place)."""
     word, st[0], st[1] = pcg_step(st[0], st[1], st[2], st[3])
     return word
-
-
-@jit
-def standard_normal(st):
-    """A standard normal from the PCG64 state row ``st`` (advanced in place)."""
-    x, st[0], st[1] = normal_draw(st[0], st[1], st[2], st[3])
-    return x
 
 
 @jit

@@ -145,6 +145,16 @@ def _fit_betabinom(counts: np.ndarray, k: np.ndarray, n: int) -> tuple[float, fl
     return float(a), float(b)
 
 
+#: Grid points of the bandwidth search: a grid on [0, 0.99], then twice a grid over the
+#: best point's two neighbouring intervals (a step of about 1e-4 at the end: RR's
+#: bandwidths are a few hundredths, and AIC's choice of multiplier can turn on the third
+#: decimal).
+REFINEMENTS = (50, 21, 21)
+
+#: The bandwidth criteria of :class:`OrderedKernelMargin`.
+CV_CRITERIA = ("whole_line", "support")
+
+
 class OrderedKernelMargin(DiscreteMargin):
     """Ordered discrete kernel density of Wang & van Ryzin (1981) on the support index.
 
@@ -259,16 +269,6 @@ def _cv_bandwidth(counts: np.ndarray, n: int, criterion: str = "whole_line") -> 
         step = (hi - lo) / (points - 1)
         lo, hi = np.maximum(best - step, 0.0), np.minimum(best + step, 0.99)
     return best
-
-
-#: Grid points of the bandwidth search: a grid on [0, 0.99], then twice a grid over the
-#: best point's two neighbouring intervals (a step of about 1e-4 at the end: RR's
-#: bandwidths are a few hundredths, and AIC's choice of multiplier can turn on the third
-#: decimal).
-REFINEMENTS = (50, 21, 21)
-
-#: The bandwidth criteria of :class:`OrderedKernelMargin`.
-CV_CRITERIA = ("whole_line", "support")
 
 
 def _autocorrelation(counts: np.ndarray) -> np.ndarray:
