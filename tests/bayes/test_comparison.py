@@ -239,3 +239,23 @@ def test_a_wrong_sampler_fails_calibration(monkeypatch):
                                                    draws=19, thin=3, warmup=100, bins=4,
                                                    seed=2026)
     assert res.tests.loc["var_residual", "chi2_p"] < 1e-4
+
+
+def test_undefined_loo_terms_are_named_by_fit():
+    # a fit whose smoothing left a score without weights (its LOO term NaN) is named with
+    # the count, beside the usual Pareto-k warning; a fit without either is not named
+    from types import SimpleNamespace
+
+    from scorestd.bayes.comparison import _warn_pareto
+
+    loos = {"hurdle": SimpleNamespace(pareto_k=np.array([0.2, 0.33, 0.9]),
+                                      loo_i=np.array([1.0, np.nan, 2.0])),
+            "normal": SimpleNamespace(pareto_k=np.array([0.1, 0.2, 0.3]),
+                                      loo_i=np.array([1.0, 1.5, 2.0]))}
+    with pytest.warns(scorestd.ScorestdWarning) as caught:
+        _warn_pareto(loos)
+    text = [str(w.message) for w in caught]
+    assert any("Pareto k > 0.7: hurdle: 1 of 3 (max k 0.90)" in t for t in text)
+    undefined = [t for t in text if "undefined (NaN)" in t]
+    assert len(undefined) == 1 and "hurdle: 1 of 3" in undefined[0]
+    assert "normal" not in " ".join(text)

@@ -24,7 +24,7 @@ from scorestd.bayes.likelihoods import (
     system_scores,
 )
 from scorestd.errors import OptionError, ScoreDataError
-from scorestd.kernels import bounded_gibbs
+from scorestd.kernels import bounded_gibbs, normal_stream
 
 RESULTS = Path(__file__).parents[1] / "results" / "bayes"
 #: The compiled truncated normals of the bounded samplers, over arrays.
@@ -161,6 +161,26 @@ def test_logit_normal_mean_is_within_the_tolerance_with_fewer_nodes(means, s_max
     # fewer nodes than the former fixed 40 where the sds are moderate
     if s_max <= 1.5:
         assert hermite_nodes(m, s) < 40
+
+
+def test_logit_normal_mean_is_the_plain_rule_from_the_factored_exponentials():
+    # e^(−m)·e^(−s·x) for the logistic at each node, one exponential per m and per s: the
+    # plain Gauss–Hermite sum of expit written here, also at extremes where that product
+    # is ∞·0 (summed directly there), with s shared by a row (a draw's) or per value
+    from scorestd.bayes.likelihoods import _hermite_mean
+
+    x, w = np.polynomial.hermite.hermgauss(24)
+    m = np.array([[-800.0, 800.0, 0.3, -2.0], [5.0, -np.inf, np.inf, 1.0]])
+    for s in (np.array([[90.0], [1.5]]), np.array([[90.0, 90.0, 0.2, 3.0],
+                                                    [1e-3, 2.0, 2.0, 0.0]])):
+        s_full = np.broadcast_to(s, m.shape)
+        with np.errstate(invalid="ignore"):
+            want = np.array([[np.sum(w * special.expit(m[i, j] + s_full[i, j] * np.sqrt(2) * x))
+                              for j in range(m.shape[1])] for i in range(m.shape[0])])
+        got = _hermite_mean(m, s, 24)
+        np.testing.assert_allclose(got, want / np.sqrt(np.pi), rtol=1e-13, atol=1e-300)
+        assert not np.isnan(got).any()
+    assert _hermite_mean(0.0, 1.0, 8).shape == ()
 
 
 @settings(max_examples=60, deadline=None)
@@ -395,6 +415,7 @@ def test_zero_part_moves_keep_the_signs_and_leave_the_posterior_invariant():
     n_t, n_s, reps, sweeps = 5, 6, 1500, 6
     after, fresh = [], []
     moved = 0
+    own = normal_stream.states_of([np.random.default_rng(2027)])  # (the moves' normals)
     for _ in range(reps):
         theta, z, sign = _prior_replicate(rng, n_t, n_s)
         comp = bounded._Probit(sign, pri, 1)
@@ -407,7 +428,7 @@ def test_zero_part_moves_keep_the_signs_and_leave_the_posterior_invariant():
                     + state["beta"][0][:, None] + eps).ravel()
             comp.z = np.where(sign.ravel() >= 0, -np.inf, flat)[None, :]
             comp.z_zero = flat[comp.zeros][None, :]  # (interweave finds each system's top)
-            comp.interweave(state, rng.random((1, comp.interweave_size)))
+            comp.interweave(state, own, rng.random((1, comp.interweave_size)))
         new_z = (state["mu"][0] + state["alpha"][0][None, :] + state["beta"][0][:, None]
                  + eps)
         observed = sign != 0

@@ -60,7 +60,7 @@ def latent_step(mu, alpha, beta, eps, kind):
     e3 = e.reshape(c, n_t, n_s)
     others = np.where(kind < 0, z, -np.inf)
     return (others, z[:, kind > 0], e3.sum(axis=2), e3.sum(axis=1), np.sum(e * e, axis=1),
-            others.reshape(c, n_t, n_s).max(axis=1))
+            others.reshape(c, n_t, n_s).max(axis=2))
 
 
 def component_latent(mu, alpha, beta, ve, normals, sign, bound, t_idx, s_idx):
@@ -103,8 +103,28 @@ def _group_min(values, groups, size):
     return out
 
 
-def _draw_effects(old, sd, lo, hi, u):
-    return sd * truncated_normal((old - lo) / sd, (old - hi) / sd, u)
+def truncated_standard(a, b, u, rngs):
+    """Standard normals conditioned on [a, b] (``(C, k)`` or ``(C,)`` arrays): where the
+    interval surely holds ≥ 30% of the mass (a half-line beyond ∓0.5, or width ≥ 1 around
+    0), chain c's plain normals from ``rngs[c]`` until one falls inside, effect by effect
+    in order; elsewhere the ``u``-quantile."""
+    a, b, u = (np.array(np.broadcast_to(v, np.broadcast_shapes(
+        np.shape(a), np.shape(b), np.shape(u))), dtype=float) for v in (a, b, u))
+    x = truncated_normal(a, b, u)
+    a2, b2, x2 = a.reshape(len(rngs), -1), b.reshape(len(rngs), -1), x.reshape(len(rngs), -1)
+    wide = np.where(a2 == -np.inf, b2 >= -0.5,
+                    np.where(b2 == np.inf, a2 <= 0.5, (a2 <= 0) & (b2 >= 0) & (b2 - a2 >= 1)))
+    for c, rng in enumerate(rngs):
+        for k in np.flatnonzero(wide[c]):
+            v = rng.standard_normal()
+            while not a2[c, k] <= v <= b2[c, k]:
+                v = rng.standard_normal()
+            x2[c, k] = v
+    return x2.reshape(x.shape)
+
+
+def _draw_effects(old, sd, lo, hi, u, rngs):
+    return sd * truncated_standard((old - lo) / sd, (old - hi) / sd, u, rngs)
 
 
 def _rescale_free(x, var, prior, free, room, u):
@@ -125,7 +145,7 @@ def _rescale_free(x, var, prior, free, room, u):
     return np.where(free, x * g[:, None], x), new_var
 
 
-def _level_move(mu, effects, var, mu_prior, free, room, u):
+def _level_move(mu, effects, var, mu_prior, free, room, u, rngs):
     if not free.any() or free.all():
         return mu, effects, np.zeros_like(mu)
     m0, s0 = mu_prior
@@ -135,12 +155,12 @@ def _level_move(mu, effects, var, mu_prior, free, room, u):
     sd = 1.0 / np.sqrt(precision)
     mean = linear / precision
     bound = -np.min(np.where(free, np.maximum(room, 0.0), np.inf), axis=1)
-    d = mean + sd * truncated_normal((bound - mean) / sd, np.full_like(mean, np.inf), u)
+    d = mean + sd * truncated_standard((bound - mean) / sd, np.inf, u, rngs)
     return mu - d, np.where(held, effects + d[:, None], effects), d
 
 
 def _ancillary_block(st, effects, variance, prior, mu_prior, free, zero_group, size, top, zz,
-                     uniforms, rounds):
+                     uniforms, rounds, rngs):
     x, mu = st[effects], st["mu"]
     k = x.shape[1]
     shift = np.zeros_like(x)
@@ -148,40 +168,41 @@ def _ancillary_block(st, effects, variance, prior, mu_prior, free, zero_group, s
         u = uniforms[:, r * (k + 2):(r + 1) * (k + 2)]
         sd = np.sqrt(st[variance])[:, None]
         new = _draw_effects(x, sd, _group_min(zz + shift[:, zero_group], zero_group, size),
-                            top + shift, u[:, :k])
+                            top + shift, u[:, :k], rngs)
         shift += new - x
         rescaled, st[variance] = _rescale_free(new, st[variance], prior, free,
                                                -(top + shift), u[:, k])
         shift += rescaled - new
         mu, x, d = _level_move(mu, rescaled, st[variance], mu_prior, free, -(top + shift),
-                               u[:, k + 1])
+                               u[:, k + 1], rngs)
         shift += x - rescaled - d[:, None]
     st[effects], st["mu"] = x, mu
     return shift
 
 
 def interweave(state, zero_t, zero_s, free_s, free_t, uniforms, rounds, system_prior,
-               topic_prior, mu_prior):
-    """The interweaving moves; returns the new state (``z_zero`` moved, ``ss_a``,
-    ``ss_b``)."""
+               topic_prior, mu_prior, rngs):
+    """The interweaving moves (topics, then systems, then the intercept; chain c's normals
+    from ``rngs[c]``); returns the new state (``z_zero`` moved, ``ss_a``, ``ss_b``)."""
     st = {key: np.array(value, dtype=float) for key, value in state.items()}
     c, n_s = st["alpha"].shape
     n_t = st["beta"].shape[1]
     g = st["scale"]
     z3 = st["z"].reshape(c, n_t, n_s)
-    used = rounds * (n_s + 2)
+    used = rounds * (n_t + 2)
     zz = st["z_zero"]
-    shift_s = _ancillary_block(st, "alpha", "vs", system_prior, mu_prior, free_s, zero_s, n_s,
-                               z3.max(axis=1) * g[:, None], zz, uniforms[:, :used], rounds)
-    zz = zz + shift_s[:, zero_s]
-    top = (z3 + (shift_s / g[:, None])[:, None, :]).max(axis=2) * g[:, None]
     shift_t = _ancillary_block(st, "beta", "vt", topic_prior, mu_prior, free_t, zero_t, n_t,
-                               top, zz, uniforms[:, used:-1], rounds)
+                               z3.max(axis=2) * g[:, None], zz, uniforms[:, :used], rounds,
+                               rngs)
     zz = zz + shift_t[:, zero_t]
+    top = (z3 + (shift_t / g[:, None])[:, :, None]).max(axis=1) * g[:, None]
+    shift_s = _ancillary_block(st, "alpha", "vs", system_prior, mu_prior, free_s, zero_s, n_s,
+                               top, zz, uniforms[:, used:-1], rounds, rngs)
+    zz = zz + shift_s[:, zero_s]
     m0, s0 = mu_prior
     low = zz.min(axis=1, initial=np.inf)
-    high = (top + shift_t).max(axis=1)
-    st["mu"] = m0 + _draw_effects(st["mu"] - m0, s0, low, high, uniforms[:, -1])
+    high = (top + shift_s).max(axis=1)
+    st["mu"] = m0 + _draw_effects(st["mu"] - m0, s0, low, high, uniforms[:, -1], rngs)
     st["z_zero"] = zz
     st["ss_a"] = np.sum(st["alpha"] ** 2, axis=1)
     st["ss_b"] = np.sum(st["beta"] ** 2, axis=1)

@@ -53,10 +53,10 @@ def test_latent_step_equals_the_numpy_reference():
     want = ref.latent_step(mu, alpha, beta, eps, kind)
     z, z_zero = np.empty_like(eps), np.empty((c, int(np.sum(kind > 0))))
     e_row, e_col, rss, scale = np.empty((c, n_t)), np.empty((c, n_s)), np.empty(c), np.zeros(c)
-    top_s = np.empty((c, n_s))
+    top_t = np.empty((c, n_t))
     bounded_gibbs.latent_step(mu, alpha, beta, streams, kind, z, z_zero, e_row, e_col,
-                              rss, scale, top_s)
-    for got, expected in zip((z, z_zero, e_row, e_col, rss, top_s), want, strict=True):
+                              rss, scale, top_t)
+    for got, expected in zip((z, z_zero, e_row, e_col, rss, top_t), want, strict=True):
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
     assert np.all(scale == 1.0)
     # the signs are the data's
@@ -79,7 +79,7 @@ def test_latent_step_draws_the_truncated_normal(eta, kind):
     z, z_zero = np.empty((1, n)), np.empty((1, int(np.sum(kinds > 0))))
     e_row, e_col, rss, scale = np.empty((1, 1)), np.empty((1, n)), np.empty(1), np.empty(1)
     bounded_gibbs.latent_step(np.array([eta]), np.zeros((1, n)), np.zeros((1, 1)), streams,
-                              kinds, z, z_zero, e_row, e_col, rss, scale, np.empty((1, n)))
+                              kinds, z, z_zero, e_row, e_col, rss, scale, np.empty((1, 1)))
     if kind < 0:
         x, law = z[0], stats.truncnorm(-np.inf, -eta, loc=eta)
     elif kind > 0:
@@ -93,13 +93,13 @@ def test_latent_step_draws_the_truncated_normal(eta, kind):
 def _state(rng, chains=3, n_t=7, n_s=5, zero_share=0.15):
     """A full state of the module's steps (z consistent with the signs), with a scale ≠ 1."""
     mu, alpha, beta, kind = _problem(rng, n_t, n_s, chains, zero_share)
-    z, z_zero, e_row, e_col, rss, top_s = _latent(mu, alpha, beta, kind, rng)
+    z, z_zero, e_row, e_col, rss, top_t = _latent(mu, alpha, beta, kind, rng)
     scale = rng.uniform(0.7, 1.4, chains)
     return {"mu": mu * scale, "alpha": alpha * scale[:, None], "beta": beta * scale[:, None],
             "vs": rng.uniform(0.1, 1.0, chains), "vt": rng.uniform(0.1, 1.0, chains),
             "z": z, "z_zero": z_zero * scale[:, None], "e_row": e_row * scale[:, None],
             "e_col": e_col * scale[:, None], "rss": rss * scale ** 2, "scale": scale,
-            "top_s": top_s}, kind
+            "top_t": top_t}, kind
 
 
 def test_expand_equals_the_numpy_reference():
@@ -119,27 +119,36 @@ def test_expand_equals_the_numpy_reference():
 
 
 @pytest.mark.parametrize("zero_share", [0.03, 0.2, 0.6])
-def test_interweave_equals_the_numpy_reference(zero_share):
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_interweave_equals_the_numpy_reference(zero_share, rounds):
     rng = np.random.default_rng(13)
     n_t, n_s = 9, 6
+    rejections = 0
     for _ in range(20):
         state, kind = _state(rng, 4, n_t, n_s, zero_share)
         zero_t, zero_s = np.divmod(np.flatnonzero(kind > 0), n_s)
         zero = (kind > 0).reshape(n_t, n_s)
         free_s, free_t = ~zero.any(axis=0), ~zero.any(axis=1)
-        uniforms = rng.random((4, n_s + n_t + 5))
-        want = ref.interweave(state, zero_t, zero_s, free_s, free_t, uniforms, 1, SYSTEM,
-                              TOPIC, MU)
+        uniforms = rng.random((4, rounds * (n_s + n_t + 4) + 1))
+        seeds = rng.integers(2**32, size=4)
+        streams = normal_stream.states_of([np.random.default_rng(k) for k in seeds])
+        rngs = [np.random.default_rng(k) for k in seeds]  # (the same normals, from numpy)
+        want = ref.interweave(state, zero_t, zero_s, free_s, free_t, uniforms, rounds,
+                              SYSTEM, TOPIC, MU, rngs)
         got = {key: value.copy() for key, value in state.items()}
         ss_a, ss_b = np.empty(4), np.empty(4)
         bounded_gibbs.interweave(got["mu"], got["alpha"], got["beta"], got["vs"], got["vt"],
-                                 got["z"], got["z_zero"], got["scale"], got["top_s"], zero_t,
-                                 zero_s, free_s, free_t, uniforms, 1, SYSTEM, TOPIC, MU, ss_a,
-                                 ss_b)
+                                 streams, got["z"], got["z_zero"], got["scale"], got["top_t"],
+                                 zero_t, zero_s, free_s, free_t, uniforms, rounds, SYSTEM,
+                                 TOPIC, MU, ss_a, ss_b)
         got.update(ss_a=ss_a, ss_b=ss_b)
         for key in ("mu", "alpha", "beta", "vs", "vt", "z_zero", "ss_a", "ss_b"):
             np.testing.assert_allclose(got[key], want[key], rtol=1e-9, atol=1e-12,
                                        err_msg=key)
+        # each chain's stream moved on by exactly the normals the reference drew
+        np.testing.assert_array_equal(streams, normal_stream.states_of(rngs))
+        rejections += int(np.any(streams != normal_stream.states_of(
+            [np.random.default_rng(k) for k in seeds])))
         # every latent value keeps its sign
         eta = (got["mu"][:, None, None] + got["alpha"][:, None, :]
                + got["beta"][:, :, None]).reshape(4, -1)
@@ -148,6 +157,23 @@ def test_interweave_equals_the_numpy_reference(zero_share):
             + state["beta"][:, :, None]).reshape(4, -1)
         assert np.all(moved[:, kind < 0] <= 1e-12)
         assert np.all(got["z_zero"] > -1e-12)
+    assert rejections > 0  # (the rejection draws were exercised, not only the quantiles)
+
+
+@pytest.mark.parametrize("a, b", [(-np.inf, -0.4), (-np.inf, 2.0), (0.3, np.inf),
+                                  (-0.2, 0.9), (-3.0, -1.0), (-np.inf, -2.5), (1.2, 1.3)])
+def test_truncated_standard_draws_the_truncated_law(a, b):
+    # rejection from the stream where the interval holds ≥ 30% of the mass, the quantile
+    # at u elsewhere: both follow scipy's truncnorm(a, b) (KS at a fixed seed)
+    rng = np.random.default_rng(21)
+    st = normal_stream.states_of([np.random.default_rng(22)])[0]
+    x = np.empty(20_000)
+    for k, u in enumerate(rng.random(x.size)):
+        x[k], st[0], st[1] = bounded_gibbs.truncated_standard(a, b, u, *st)
+    assert np.all((x >= a) & (x <= b))
+    assert stats.kstest(x, stats.truncnorm(a, b).cdf).pvalue > 1e-3
+    # a NaN bound takes the quantile's path (NaN), never an endless rejection loop
+    assert np.isnan(bounded_gibbs.truncated_standard(a, np.nan, 0.5, *st)[0])
 
 
 def test_component_latent_equals_the_numpy_reference_and_draws_the_truncated_law():

@@ -75,9 +75,9 @@ COLLAPSE_SHARE = 0.25
 
 #: Rounds of a probit part's moves of each kind of effects given the residuals per
 #: iteration (:meth:`_Probit.interweave`): each round costs O(systems + topics), not a
-#: pass over the cells. On robust2004 AP (103 zeros), seeds 0–4: one round left the zero
-#: part's worst R-hat at 1.013 (its system effects), three at 1.008 with bulk ESS ≥ 740
-#: (``bench_bayes_likelihoods.py --only mixing``), for 15% more sampling time.
+#: pass over the cells. On robust2004 AP (103 zeros), seeds 0–4: two rounds left the zero
+#: part's worst R-hat at 1.0093 (its system effects), three at 1.0076 with bulk ESS ≥ 734
+#: (``bench_bayes_likelihoods.py --only mixing``).
 ANCILLARY_ROUNDS = 3
 
 
@@ -198,8 +198,11 @@ class _Probit:
        mixture has exactly the truncated law);
     3. the parameter-expanded rescaling (ε, locations and effects' sds scaled by g; z is
        rescaled lazily, by a factor per chain);
-    4. the interweaving moves of the locations with ε fixed, whose bounds are the extreme
-       latent values of each system and topic; ε's sums do not change.
+    4. the interweaving moves of the locations with ε fixed (the topics' effects, then
+       the systems'), whose bounds are the extreme latent values of each topic and system
+       (each topic's highest from step 2, each system's from one pass over z after the
+       topics' moves); ε's sums do not change. Their truncated normals are plain normals
+       from the chain's stream where the truncation keeps much of the prior.
 
     Steps 2–4 are compiled loops over each chain's cells and effects
     (:mod:`scorestd.kernels.bounded_gibbs`, one call an iteration; numba is imported, and
@@ -225,7 +228,7 @@ class _Probit:
         self.z = np.zeros((c, sign.size))
         self.z_zero = np.zeros((c, self.zeros.size))
         self.scale = np.ones(c)  # z is the stored matrix times this
-        self.top_s = np.full((c, self.n_s), -np.inf)  # each system's highest z (unscaled)
+        self.top_t = np.full((c, self.n_t), -np.inf)  # each topic's highest z (unscaled)
         self.e_row = np.zeros((c, self.n_t))
         self.e_col = np.zeros((c, self.n_s))
         self.rss = np.zeros(c)
@@ -264,7 +267,7 @@ class _Probit:
         ``(C, 4)``, advanced in place)."""
         self.steps.latent_step(state["mu"], state["alpha"], state["beta"], own, self.kind,
                                self.z, self.z_zero, self.e_row, self.e_col, self.rss,
-                               self.scale, self.top_s)
+                               self.scale, self.top_t)
 
     def sweep(self, state, own, gamma: np.ndarray, uniform: np.ndarray,
               uniforms: np.ndarray) -> None:
@@ -276,7 +279,7 @@ class _Probit:
         ss_a, ss_b = np.empty(len(self.rss)), np.empty(len(self.rss))
         self.steps.sweep(state["mu"], state["alpha"], state["beta"], state["vs"],
                          state["vt"], own, self.kind, self.z, self.z_zero, self.e_row,
-                         self.e_col, self.rss, self.scale, self.top_s, self.zero_t, self.zero_s,
+                         self.e_col, self.rss, self.scale, self.top_t, self.zero_t, self.zero_s,
                          self.free_s, self.free_t, np.ascontiguousarray(gamma),
                          np.ascontiguousarray(uniform), np.ascontiguousarray(uniforms),
                          ANCILLARY_ROUNDS, self.system_prior, self.topic_prior,
@@ -284,13 +287,14 @@ class _Probit:
         # the sums of squares recorded with the state, for the log density
         state.update(ss_a=ss_a, ss_b=ss_b, ssr=self.rss.copy())
 
-    def interweave(self, state, uniforms: np.ndarray) -> None:
+    def interweave(self, state, own, uniforms: np.ndarray) -> None:
         """The interweaving moves alone, from the latent values held (``z`` scaled by
-        ``scale``, ``z_zero``): :func:`scorestd.kernels.bounded_gibbs.interweave`."""
+        ``scale``, ``z_zero``; ``own``: each chain's PCG64 stream):
+        :func:`scorestd.kernels.bounded_gibbs.interweave`."""
         ss_a, ss_b = np.empty(len(self.rss)), np.empty(len(self.rss))
-        self.top_s = self.z.reshape(-1, self.n_t, self.n_s).max(axis=1)
+        self.top_t = self.z.reshape(-1, self.n_t, self.n_s).max(axis=2)
         self.steps.interweave(state["mu"], state["alpha"], state["beta"], state["vs"],
-                              state["vt"], self.z, self.z_zero, self.scale, self.top_s,
+                              state["vt"], own, self.z, self.z_zero, self.scale, self.top_t,
                               self.zero_t,
                               self.zero_s, self.free_s, self.free_t,
                               np.ascontiguousarray(uniforms), ANCILLARY_ROUNDS,
@@ -355,7 +359,8 @@ def _run(components: dict[str, Any], *, seqs: list[np.random.SeedSequence],
     normals and gammas, the latent cells' normals (in blocks of iterations), none (the
     rejected cells' uniforms once; now made from their normals), the probit parts'
     moves, and the probit parts' latent normals (a PCG64 stream the compiled latent
-    step draws from cell by cell, :mod:`scorestd.kernels.normal_stream`)."""
+    step draws from cell by cell, and the moves' rejection draws from:
+    :mod:`scorestd.kernels.normal_stream`)."""
     from ..kernels.normal_stream import states_of  # (numba: the components import it too)
 
     chains = len(seqs)

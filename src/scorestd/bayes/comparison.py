@@ -406,17 +406,29 @@ def compare_likelihoods(
 
 
 def _warn_pareto(loos: dict) -> None:
-    """Warn, by fit, where scores have Pareto k above :data:`PARETO_K`."""
-    bad = []
+    """Warn, by fit, where scores have Pareto k above :data:`PARETO_K`, and where their
+    LOO terms are undefined (NaN)."""
+    bad, undefined = [], []
     for name, res in loos.items():
         k = np.asarray(res.pareto_k)
         if np.sum(k > PARETO_K):
             bad.append(f"{name}: {int(np.sum(k > PARETO_K))} of {k.size} (max k "
                        f"{float(np.max(k)):.2f})")
+        # (each score's term: ``loo_i`` on arviz 0.x, ``elpd_i`` on arviz ≥ 1)
+        terms = np.asarray(getattr(res, "loo_i", getattr(res, "elpd_i", np.zeros(0))),
+                           dtype=float)
+        if np.isnan(terms).any():
+            undefined.append(f"{name}: {int(np.isnan(terms).sum())} of {terms.size}")
     if bad:
         warn(f"compare_likelihoods: PSIS-LOO is unreliable for scores with Pareto k > "
              f"{PARETO_K}: {'; '.join(bad)}; their elpd terms may be off (refit without "
              f"them, or use more draws)")
+    if undefined:
+        warn(f"compare_likelihoods: PSIS-LOO is undefined (NaN) for some scores: "
+             f"{'; '.join(undefined)}: their importance weights span more than the "
+             f"floating-point range (below 1e-308 of the largest), where the Pareto "
+             f"smoothing (arviz's rule) gives no weights, so that fit's elpd is NaN; "
+             f"look at those scores' log-likelihood draws, or refit without them")
 
 
 def _with_pareto(table: pd.DataFrame, loos: dict) -> pd.DataFrame:

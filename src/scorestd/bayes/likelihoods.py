@@ -57,31 +57,39 @@ def _clipped_mean(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     return np.where(upper, 1.0 - low, low)
 
 
-#: Values of the quadrature's input worked on at once (a few hundred kB: in cache).
-HERMITE_CHUNK = 1 << 14
+#: Bytes of the quadrature's terms worked on at once (in cache).
+HERMITE_BLOCK_BYTES = 1 << 20
 
 
 def _hermite_mean(m: np.ndarray, s: np.ndarray, nodes: int) -> np.ndarray:
     """E[logistic(X)], X ~ N(m, s²), by the Gauss–Hermite rule of ``nodes`` nodes.
 
-    Worked through in chunks of :data:`HERMITE_CHUNK` values, so that each node's pass
-    reads and writes memory in cache (the draws × systems of a fit are megabytes)."""
+    logistic(m + s·x_k) = 1/(1 + e^(−m)·e^(−s·x_k)): one exponential per value of ``m``
+    and one per value of ``s`` and node (``s`` broadcast: one per draw, shared by the
+    systems), not one per pair and node. Where that product is ∞·0 (|m| and s·|x_k| both
+    beyond ≈ 700) the value is summed directly. Worked through in blocks of rows of
+    about :data:`HERMITE_BLOCK_BYTES` (a fit's draws × systems are megabytes)."""
     x, w = np.polynomial.hermite.hermgauss(nodes)
-    x = np.sqrt(2.0) * x
-    m, s = np.broadcast_arrays(np.asarray(m, float), np.asarray(s, float))
-    flat_m, flat_s = m.ravel(), s.ravel()
-    out = np.zeros(flat_m.size)
-    term = np.empty(min(flat_m.size, HERMITE_CHUNK))
-    for start in range(0, flat_m.size, HERMITE_CHUNK):
-        mc, sc = flat_m[start:start + HERMITE_CHUNK], flat_s[start:start + HERMITE_CHUNK]
-        t, acc = term[:mc.size], out[start:start + HERMITE_CHUNK]
-        for xk, wk in zip(x, w, strict=True):
-            np.multiply(sc, xk, out=t)
-            t += mc
-            special.expit(t, out=t)
-            t *= wk
-            acc += t
-    return (out / np.sqrt(np.pi)).reshape(m.shape)
+    x, w = np.sqrt(2.0) * x, w / np.sqrt(np.pi)
+    m, s = np.asarray(m, dtype=float), np.asarray(s, dtype=float)
+    shape = np.broadcast_shapes(m.shape, s.shape, (1,))
+    m_b, s_b = np.broadcast_to(m, shape), np.broadcast_to(s, shape)
+    with np.errstate(over="ignore"):
+        e_m = np.exp(-m_b)
+        e_s = np.broadcast_to(np.exp(-s[..., None] * x), (*shape, nodes))
+    out = np.empty(shape)
+    rows = max(1, HERMITE_BLOCK_BYTES // (8 * nodes * int(np.prod(shape[1:]))))
+    for start in range(0, shape[0], rows):
+        block = slice(start, start + rows)
+        with np.errstate(over="ignore", invalid="ignore"):
+            t = e_m[block, ..., None] * e_s[block]
+        t += 1.0
+        np.reciprocal(t, out=t)
+        np.matmul(t, w, out=out[block])
+    odd = np.isnan(out) & ~np.isnan(m_b) & ~np.isnan(s_b)
+    if odd.any():
+        out[odd] = special.expit(m_b[odd][:, None] + s_b[odd][:, None] * x) @ w
+    return out.reshape(np.broadcast_shapes(m.shape, s.shape))
 
 
 def hermite_nodes(m: np.ndarray, s: np.ndarray,
@@ -143,8 +151,8 @@ def system_scores(likelihood: str, p: dict) -> np.ndarray:
     m = p["mu"][:, None] + p["alpha"]
     if likelihood == "normal":
         return m
-    n_s = m.shape[1]
-    s = np.sqrt(p["sigma_topic"][:, None] ** 2 + _sigma(p, n_s) ** 2)
+    sigma = np.asarray(p["sigma"], dtype=float)  # (D,), or (D, S) heteroscedastic
+    s = np.sqrt(p["sigma_topic"][:, None] ** 2 + sigma.reshape(len(sigma), -1) ** 2)
     if likelihood == "censored":
         return _clipped_mean(m, s)
     if likelihood != "hurdle":

@@ -161,10 +161,13 @@ def _gpd_fit(tail: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         k_grid = np.log1p(-b[:, :, None] * tail[:, None, :]).mean(axis=2)
         profile = n * (np.log(-(b / k_grid)) - k_grid - 1.0)
         weights = 1.0 / np.exp(profile[:, None, :] - profile[:, :, None]).sum(axis=2)
-    weights = np.where(weights >= 10 * np.finfo(float).eps, weights, 0.0)
+    # negligible weights (NaN included) are left out, as arviz drops them: their grid
+    # points (b may be ±∞ there) take no part, and a row without any has b = 0
+    kept = weights >= 10 * np.finfo(float).eps
+    weights = np.where(kept, weights, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         weights /= weights.sum(axis=1, keepdims=True)
-        b_post = np.sum(b * weights, axis=1)
+        b_post = np.sum(np.where(kept, b * weights, 0.0), axis=1)
         k_post = np.log1p(-b_post[:, None] * tail).mean(axis=1)
         sigma = -k_post / b_post
     return (n * k_post + prior_k * 0.5) / (n + prior_k), sigma
