@@ -151,6 +151,7 @@ def test_every_cube_function_of_the_top_level_has_a_method():
             "simulation_based_calibration",
             # simulation: a fitted simulator or several collections come first
             "simulate", "simulation_diagnostics", "error_rates", "compare_error_rates",
+            "plot_error_rates",
             # tables of results (they take a result, not scores)
             "table"}
     for name in scorestd.__all__:

@@ -36,6 +36,7 @@ __all__ = [
     "DesignMethod",
     "DesignTest",
     "ErrorDistribution",
+    "ErrorRateFigure",
     "FitDistance",
     "Format",
     "HardnessDegenerate",
@@ -93,6 +94,9 @@ PairFamilies = Literal["vinecopulib", "bicopselect"]
 #: The family set of pair copulas fitted before the set was recorded (results folders,
 #: pool files and results written then hold pyvinecopulib's).
 UNRECORDED_PAIR_FAMILIES: PairFamilies = "vinecopulib"
+#: The figure of an error-rate study: ``"auto"`` (Type I against α, and power against δ
+#: below it when the study ran Type II trials), both (``"type1_power"``), or one of them.
+ErrorRateFigure = Literal["auto", "type1_power", "type1", "power", "power_alpha", "type3"]
 #: Missing scores: leave the topic out of the pairs it touches, or raise naming it.
 NanPolicy = Literal["omit", "raise"]
 #: How the Wilcoxon test finds its p-value.

@@ -73,6 +73,42 @@ def test_error_rates_plot_kinds(tmp_path, capsys):
     assert "--plot type3 needs the Type II trials" in capsys.readouterr().err
 
 
+def test_error_rates_default_figure_is_type1_and_power(tmp_path, monkeypatch):
+    """Without --plot: the Type I panels and the power panels below them when the run
+    computed Type II trials (what the table beside it has), the Type I panels alone with
+    --deltas none; the figure drawn is the one written."""
+    import xarray as xr
+    from matplotlib.image import imread
+
+    from scorestd.experiments import _error_rate_figures
+
+    drawn = []
+    save = _error_rate_figures.save_figure
+    monkeypatch.setattr(_error_rate_figures, "save_figure",
+                        lambda fig, path: drawn.append(fig) or save(fig, path))
+    out, rates = tmp_path / "rates.png", tmp_path / "rates.nc"
+    args = ["experiment", "error-rates", "--data", "adhoc8", "-m", "ap", "--n-topics", "25",
+            "--trials", "64", "--trials-type2", "32", "--resamples", "50", "--tests",
+            "paired_t,sign", "--copula", "gaussian", "-q"]
+    assert main([*args, "--deltas", "0.02,0.05", "--figure", str(out), "--save",
+                 str(rates)]) == 0
+    fig = drawn.pop()
+    assert [sub.get_suptitle() for sub in fig.subfigs] == [
+        "Type I error rate against α (two-tailed; grey: nominal)",
+        "power against the true difference δ (α = 0.05, two-tailed)"]
+    assert [ax.get_ylabel() for ax in fig.axes] == ["Type I error rate", "power"]
+    with xr.open_dataset(rates) as data:
+        power = {line.get_label(): line.get_ydata() for line in fig.axes[1].get_lines()}
+        for test in ("paired_t", "sign"):
+            assert list(power[test]) == data["power"].sel(test=test, tails=2,
+                                                          alpha=0.05).values.ravel().tolist()
+    height, width = imread(out).shape[:2]
+    assert height > 1.5 * width and width >= 400  # two panels, one above the other
+    assert main([*args, "--deltas", "none", "--figure", str(out)]) == 0
+    fig = drawn.pop()
+    assert not fig.subfigs and [ax.get_ylabel() for ax in fig.axes] == ["Type I error rate"]
+
+
 def test_error_rates_say_how_many_type2_trials(tmp_path, capsys):
     table = tmp_path / "rates.md"
     assert main(["experiment", "error-rates", "--data", "adhoc8", "-m", "AP", "--n-topics",

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 from typing import Any, get_args
 
-from .._options import PairFamilies, SimulationCopula
+from .._options import ErrorRateFigure, PairFamilies, SimulationCopula
 from ..errors import ScorestdError
 from ._common import (
     add_command,
@@ -113,10 +113,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="folder the study writes its counts to as it goes (one netCDF "
                          "file per 16,384 trials); rerun with the same arguments to resume "
                          "an interrupted study")
-    er.add_argument("--plot", choices=("type1", "power", "power_alpha", "type3"),
-                    default="type1",
-                    help="figure: Type I error rate against α (default), power or Type III "
-                         "error rate against δ, or power against α")
+    er.add_argument("--plot", choices=get_args(ErrorRateFigure), default="auto",
+                    help="figure (default auto: what the run computed, the Type I error "
+                         "rate against α and below it power against δ at α = 0.05, or the "
+                         "Type I panels alone with --deltas none); type1_power: both; "
+                         "type1, power, type3: Type I against α, power or Type III error "
+                         "rate against δ; power_alpha: power against α at δ = 0.05")
 
 
 def _experiments():
@@ -186,7 +188,7 @@ def _run_error_rates(args: argparse.Namespace) -> int:
     collections = _error_rate_collections(args)
     deltas = (None if (args.deltas or "").strip().lower() == "none"
               else split_list(args.deltas, float) or error_rates.__kwdefaults__["deltas"])
-    if deltas is None and args.plot != "type1" and not args.no_figure:
+    if deltas is None and args.plot not in ("auto", "type1") and not args.no_figure:
         raise ScorestdError(f"--plot {args.plot} needs the Type II trials: drop --deltas none")
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),

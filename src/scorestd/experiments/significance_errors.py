@@ -53,6 +53,7 @@ from scipy import special
 
 from .._options import (
     UNRECORDED_PAIR_FAMILIES,
+    ErrorRateFigure,
     PairFamilies,
     SimulationCopula,
     check_count,
@@ -66,7 +67,6 @@ from .._options import (
 from .._progress import progress_bar
 from ..dims import MEASURE
 from ..errors import OptionError, ScoreDataError, warn
-from ..io.figures import save_figure
 from ..io.netcdf import content_digest
 from ..kernels import pair_copulas
 from ..kernels.paired_decisions import paired_decisions
@@ -78,6 +78,7 @@ from ..score_cube import collection_of, validate
 from ..simulation import _random
 from ..simulation.transform import apply_transform, solve_mean_transform
 from ._common import collection_from
+from ._error_rate_figures import error_rate_figure
 from .checkpoint import Cell, Study
 from .engine import run_batches, submit_batches
 from .error_rate_comparison import compare_error_rates
@@ -443,17 +444,13 @@ class ErrorRates(Experiment):
         :func:`~scorestd.experiments.error_rate_comparison.compare_error_rates`."""
         return compare_error_rates(self, published, trials)
 
-    def plot(self, path: Any = None, *, kind: str = "type1", tails: int = 2,
+    def plot(self, path: Any = None, *, kind: ErrorRateFigure = "auto", tails: int = 2,
              alpha: float = 0.05, delta: float = 0.05, **kwargs: Any):
-        """The paper's figures, one panel per measure and topic set size.
+        """The paper's figures, one panel per measure and topic set size
+        (:func:`scorestd.plot_error_rates`, which says what each ``kind`` draws).
 
-        ``kind="type1"``: Type I error rate against α (log-log, diagonal = nominal);
-        ``"power"``: power against δ at ``alpha``; ``"power_alpha"``: power against α
-        at ``delta``; ``"type3"``: Type III error rate against δ at ``alpha``.
-
-        A rate of 0 (no rejection in any trial), which a log axis cannot show, is left
-        out of its line and marked by a triangle on the axes' floor, one beside the other
-        for the tests that have one at the same α, as the legend says.
+        By default Type I error rate against α, and below it power against δ at
+        ``alpha`` when the study ran Type II trials.
 
         Examples
         --------
@@ -466,90 +463,8 @@ class ErrorRates(Experiment):
         >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
         ['bootstrap', 'rate 0 (no rejection in 128 trials)']
         """
-        import matplotlib.pyplot as plt
-
-        check_option(kind, ("type1", "power", "power_alpha", "type3"), "kind")
-        tails = check_option(tails, TAILS, "tails")
-        if kind != "type1" and "power" not in self.data:
-            raise OptionError(f"kind={kind!r} needs Type II trials; this study ran none "
-                              "(deltas=None)")
-        if kind in ("power", "type3"):
-            alpha = check_level_in("alpha", alpha, self.data["alpha"].values)
-        if kind == "power_alpha":
-            delta = check_level_in("delta", delta, self.data["delta"].values)
-        measures, sizes = self.data["measure"].values, self.data["n_topics"].values
-        fig, axes = plt.subplots(len(sizes), len(measures), squeeze=False,
-                                 figsize=kwargs.pop("figsize", (4.2 * len(measures),
-                                                                3.4 * len(sizes) + 0.4)),
-                                 **kwargs)
-        colors = dict(zip(ERROR_RATE_TESTS, ("#e41a1c", "#377eb8", "#4daf4a", "#ff7f00",
-                                             "#984ea3"), strict=True))
-        zeros = False
-        for r, n in enumerate(sizes):
-            for c, m in enumerate(measures):
-                ax = axes[r, c]
-                d = self.data.sel(measure=m, n_topics=n)
-                for slot, test in enumerate(d["test"].values):
-                    dt = d.sel(test=test)
-                    if kind == "type1":
-                        x, y = dt["alpha"], dt["type1"].sel(tails=tails)
-                    elif kind == "power":
-                        x, y = dt["delta"], dt["power"].sel(tails=tails).sel(
-                            alpha=alpha)
-                    elif kind == "power_alpha":
-                        x, y = dt["alpha"], dt["power"].sel(tails=tails).sel(
-                            delta=delta)
-                    else:
-                        x, y = dt["delta"], dt["type3"].sel(alpha=alpha)
-                    y = np.asarray(y, dtype=np.float64)
-                    if kind == "type1":  # log axis: a zero is marked, not drawn
-                        zeros |= _mark_zero_rates(ax, np.asarray(x), y, colors.get(str(test)),
-                                                  slot, d.sizes["test"])
-                        y = np.where(y == 0, np.nan, y)
-                    ax.plot(x, y, color=colors.get(str(test)), lw=1, label=str(test),
-                            ls="--" if test == "permutation" else "-")
-                if kind == "type1":
-                    ax.plot(d["alpha"], d["alpha"], color="grey", lw=1)
-                    ax.set_xscale("log")
-                    ax.set_yscale("log")
-                if kind == "power_alpha":
-                    ax.set_xscale("log")
-                ax.set_title(f"{m}, {n} topics", fontsize="small")
-                ax.set_xlabel("δ" if kind in ("power", "type3") else "α")
-        ylabel = {"type1": "Type I error rate", "power": "power", "power_alpha": "power",
-                  "type3": "Type III error rate"}[kind]
-        for ax in axes[:, 0]:
-            ax.set_ylabel(ylabel)
-        handles, labels = axes[0, 0].get_legend_handles_labels()
-        if zeros:
-            handles.append(plt.Line2D([], [], ls="none", marker="v", color="black", ms=5))
-            labels.append(f"rate 0 (no rejection in {self.data.attrs.get('trials', '')} "
-                          "trials)")
-        axes[0, 0].legend(handles, labels, fontsize="x-small")
-        sided = f"{'two' if tails == 2 else 'one'}-tailed"
-        fig.suptitle({"type1": f"Type I error rate against α ({sided}; grey: nominal)",
-                      "power": f"power against the true difference δ (α = {alpha:g}, {sided})",
-                      "power_alpha": f"power against α (δ = {delta:g}, {sided})",
-                      "type3": f"Type III error rate against δ (α = {alpha:g}, two-tailed)"}[kind],
-                     fontsize="medium")
-        fig.tight_layout()
-        save_figure(fig, path)
-        return fig
-
-
-def _mark_zero_rates(ax: Any, x: np.ndarray, y: np.ndarray, color: Any, slot: int,
-                     slots: int) -> bool:
-    """Triangles on the floor of a log-scaled ``ax`` at the ``x`` where ``y`` is 0, the
-    ``slot``-th of ``slots`` tests 5 points beside the others; whether there were any."""
-    from matplotlib.transforms import ScaledTranslation
-
-    zero = y == 0
-    if not zero.any():
-        return False
-    shift = ScaledTranslation((slot - (slots - 1) / 2) * 5 / 72, 0, ax.figure.dpi_scale_trans)
-    ax.plot(x[zero], np.zeros(int(zero.sum())), ls="none", marker="v", ms=5, color=color,
-            transform=ax.get_xaxis_transform() + shift, clip_on=False, zorder=3)
-    return True
+        return error_rate_figure(self.data, kind=kind, tails=tails, alpha=alpha, delta=delta,
+                                 path=path, **kwargs)
 
 
 def _study_measures(names: Sequence[str], cubes: Mapping[str, Any], *,
