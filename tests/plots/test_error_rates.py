@@ -97,7 +97,7 @@ def test_the_default_figure_of_a_study_with_type2_trials_shows_type1_and_power(s
     assert study.data["type1"].sel(test="bootstrap", alpha=0.01).values.max() == 0
     assert all(ax.get_legend() is None for ax in fig.axes)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == [
-        *TESTS, "rate 0 (no rejection in 128 trials)"]
+        *TESTS, "Type I rate 0 (no rejection in 128 trials)"]
 
 
 def test_the_default_figure_is_the_type1_figure_without_type2_trials(type1_only, study):

@@ -73,7 +73,7 @@ def error_rate_figure(data: xr.Dataset, *, kind: str = "auto", tails: int = 2,
         fig, axes = plt.subplots(rows, cols, squeeze=False,
                                  figsize=kwargs.pop("figsize", (width, height)), **kwargs)
         zeros = _draw_block(axes, data, blocks[0], tails, alpha, delta)
-        axes[0, 0].legend(*_legend(axes[0, 0], zeros, data), fontsize="x-small")
+        axes[0, 0].legend(*_legend(axes[0, 0], zeros, data, "rate 0"), fontsize="x-small")
         fig.suptitle(_heading(blocks[0], tails, alpha, delta), fontsize="medium")
         fig.tight_layout()
     else:
@@ -89,7 +89,8 @@ def error_rate_figure(data: xr.Dataset, *, kind: str = "auto", tails: int = 2,
             zeros |= _draw_block(axes, data, block, tails, alpha, delta)
             sub.suptitle(_heading(block, tails, alpha, delta), fontsize="medium")
             first = axes[0, 0] if first is None else first
-        handles, labels = _legend(first, zeros, data)
+        # below the power panels too: say which rate the floor's triangles are
+        handles, labels = _legend(first, zeros, data, "Type I rate 0")
         fig.legend(handles, labels, loc="outside lower center", fontsize="x-small",
                    ncols=min(3, len(labels)))
     save_figure(fig, path)
@@ -151,14 +152,15 @@ def _curve(dt: xr.Dataset, kind: str, tails: int, alpha: float, delta: float
     return np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
 
 
-def _legend(ax: Any, zeros: bool, data: xr.Dataset) -> tuple[list, list]:
-    """The tests' lines of ``ax``, and the marker of a rate of 0 when one was drawn."""
+def _legend(ax: Any, zeros: bool, data: xr.Dataset, zero: str) -> tuple[list, list]:
+    """The tests' lines of ``ax``, and the marker of a rate of 0 (called ``zero``) when
+    one was drawn."""
     from matplotlib.lines import Line2D
 
     handles, labels = ax.get_legend_handles_labels()
     if zeros:
         handles.append(Line2D([], [], ls="none", marker="v", color="black", ms=5))
-        labels.append(f"rate 0 (no rejection in {data.attrs.get('trials', '')} trials)")
+        labels.append(f"{zero} (no rejection in {data.attrs.get('trials', '')} trials)")
     return handles, labels
 
 

@@ -86,7 +86,7 @@ def plot_error_rates(rates: ErrorRates | xr.Dataset, *, kind: ErrorRateFigure = 
     >>> [ax.get_ylabel() for ax in fig.axes]
     ['Type I error rate', 'power']
     >>> [t.get_text() for t in fig.legends[0].get_texts()]  # one legend, below both
-    ['paired_t', 'sign', 'rate 0 (no rejection in 128 trials)']
+    ['paired_t', 'sign', 'Type I rate 0 (no rejection in 128 trials)']
     >>> [ax.get_ylabel() for ax in plot_error_rates(res, kind="type3").axes]
     ['Type III error rate']
     """
