@@ -57,6 +57,10 @@ def calls(tmp_path_factory):
         "discriminative_power": ((ap,), {"schemes": ["raw"]}),
         "register_measure": (("option_fuzz_measure",), {}),
         "measure_info": (("map",), {}), "get_model": (("normal",), {}),
+        # a study with Type II trials: every level option of its figure is read
+        "plot_error_rates": ((scorestd.error_rates(
+            ["adhoc8"], measures=["ap"], n_topics=[10], deltas=[0.05], alphas=[0.05],
+            tests=["paired_t"], trials=64, trials_type2=64, copula="gaussian", seed=0),), {}),
     }
 
 
@@ -85,7 +89,7 @@ def _options(name, kwargs):
 
 
 #: Options that are probabilities, in (0, 1).
-PROBABILITIES = {"alpha", "beta", "conf_level", "ci_prob", "threshold", "power"}
+PROBABILITIES = {"alpha", "beta", "conf_level", "ci_prob", "threshold", "power", "delta"}
 
 
 def bad_values(name, default):

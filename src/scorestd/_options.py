@@ -67,6 +67,7 @@ __all__ = [
     "check_probability",
     "check_seed",
     "check_sequence",
+    "check_tails",
     "check_trunc_level",
     "memory_budget",
 ]
@@ -257,6 +258,25 @@ def check_count(name: str, value: Any, minimum: int = 1) -> int:
     if number != value or number < minimum:
         raise OptionError(f"{name} must be an integer ≥ {minimum}; got {value!r}")
     return number
+
+
+def check_tails(value: Any) -> int:
+    """The tails of a test, 1 or 2 (a truth value is not a number of tails).
+
+    Examples
+    --------
+    >>> check_tails(2)
+    2
+    >>> check_tails(True)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: tails must be an integer ≥ 1; got True
+    >>> check_tails(3)
+    Traceback (most recent call last):
+    ...
+    scorestd.errors.OptionError: tails must be one of 1, 2; got 3
+    """
+    return check_option(check_count("tails", value), (1, 2), "tails")
 
 
 def check_seed(name: str, value: Any, *, required: bool = False) -> Any:

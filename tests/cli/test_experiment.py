@@ -109,6 +109,33 @@ def test_error_rates_default_figure_is_type1_and_power(tmp_path, monkeypatch):
     assert not fig.subfigs and [ax.get_ylabel() for ax in fig.axes] == ["Type I error rate"]
 
 
+def test_error_rates_alpha_sets_the_table_and_the_power_panels(tmp_path, monkeypatch,
+                                                               capsys):
+    from scorestd.experiments import _error_rate_figures
+
+    drawn = []
+    save = _error_rate_figures.save_figure
+    monkeypatch.setattr(_error_rate_figures, "save_figure",
+                        lambda fig, path: drawn.append(fig) or save(fig, path))
+    table = tmp_path / "rates.md"
+    args = ["experiment", "error-rates", "--data", "adhoc8", "-m", "ap", "--n-topics", "25",
+            "--trials", "64", "--trials-type2", "32", "--resamples", "50", "--tests",
+            "paired_t", "--copula", "gaussian", "--deltas", "0.05", "--no-progress"]
+    assert main([*args, "--alpha", "0.01", "-o", str(table), "--figure",
+                 str(tmp_path / "rates.png")]) == 0
+    out = capsys.readouterr().out
+    assert "type1(α=.01, 2-tailed)" in out and "power(δ=.05, α=.01, 2-tailed)" in out
+    assert "power(δ=.05, α=.01, 2-tailed)" in table.read_text()
+    assert drawn.pop().subfigs[1].get_suptitle() == (
+        "power against the true difference δ (α = 0.01, two-tailed)")
+    # a level the study does not compute: refused before the run
+    assert main([*args, "--alpha", "0.015", "--no-figure"]) == 1
+    assert ("alpha must be one of the levels computed, 0.001, 0.002"
+            in capsys.readouterr().err)
+    assert main(["experiment", "within", "--alpha", "0.01", "--no-figure"]) == 1
+    assert "--alpha is an option of error-rates" in capsys.readouterr().err
+
+
 def test_error_rates_say_how_many_type2_trials(tmp_path, capsys):
     table = tmp_path / "rates.md"
     assert main(["experiment", "error-rates", "--data", "adhoc8", "-m", "AP", "--n-topics",

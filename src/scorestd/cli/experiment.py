@@ -113,12 +113,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="folder the study writes its counts to as it goes (one netCDF "
                          "file per 16,384 trials); rerun with the same arguments to resume "
                          "an interrupted study")
+    er.add_argument("--alpha", type=float, default=None,
+                    help="significance level of the table's columns and of the figure's "
+                         "power panels (default 0.05; one of the study's levels .001,…,.009, "
+                         ".01,…,.09, .1)")
     er.add_argument("--plot", choices=get_args(ErrorRateFigure), default="auto",
                     help="figure (default auto: what the run computed, the Type I error "
-                         "rate against α and below it power against δ at α = 0.05, or the "
+                         "rate against α and below it power against δ at --alpha, or the "
                          "Type I panels alone with --deltas none); type1_power: both; "
                          "type1, power, type3: Type I against α, power or Type III error "
-                         "rate against δ; power_alpha: power against α at δ = 0.05")
+                         "rate against δ (at --alpha); power_alpha: power against α at "
+                         "δ = 0.05")
 
 
 def _experiments():
@@ -133,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
         check_figure_path(args.figure or f"experiment-{args.name}.png")
     if args.name == "error-rates":
         return _run_error_rates(args)
+    if args.alpha is not None:
+        raise ScorestdError("--alpha is an option of error-rates")
     function = getattr(_experiments(), name)
     args.measure = args.measure or measure
     sources = args.data or [data]
@@ -190,6 +197,11 @@ def _run_error_rates(args: argparse.Namespace) -> int:
               else split_list(args.deltas, float) or error_rates.__kwdefaults__["deltas"])
     if deltas is None and args.plot not in ("auto", "type1") and not args.no_figure:
         raise ScorestdError(f"--plot {args.plot} needs the Type II trials: drop --deltas none")
+    from .._options import check_level_in
+    from ..experiments.result import ALPHAS
+
+    # the study's levels are the paper's: a level outside them is refused before the run
+    alpha = check_level_in("alpha", 0.05 if args.alpha is None else args.alpha, ALPHAS)
     kwargs = {"measures": split_list(args.measure), "trials": args.trials,
               "trials_type2": args.trials_type2 or max(1, args.trials // 5),
               "B": args.resamples or 2000, "seed": args.seed, "batch_size": args.batch_size,
@@ -212,20 +224,22 @@ def _run_error_rates(args: argparse.Namespace) -> int:
         raise ScorestdError(str(exc)) from exc
     type2 = (f", {kwargs['trials_type2']} Type II trials per δ" if deltas is not None
              else "")
-    from ..tables.summary import dependence  # here: --help imports no heavy library
+    # here: --help imports no heavy library
+    from ..tables.summary import dependence, summary_table
 
     print(f"{result.data.attrs['experiment']}: {result.data.attrs['data']}; "
           f"{kwargs['trials']} Type I trials{type2}, {dependence(result.data.attrs)}, "
           f"seed {args.seed}")
-    print_table(result.summary().reset_index())
-    write_table(result, args)
+    print_table(result.summary(alpha=alpha).reset_index())
+    write_table(summary_table(result, alpha=alpha), args)
     if args.save:
         from ..io.atomic import atomic_netcdf
 
         atomic_netcdf(result.data, args.save)
         notice(f"rates written to {args.save}")
     if not args.no_figure:
-        write_figure(result, args.figure or "experiment-error-rates.png", kind=args.plot)
+        write_figure(result, args.figure or "experiment-error-rates.png", kind=args.plot,
+                     alpha=alpha)
     return 0
 
 

@@ -11,7 +11,13 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .._options import ErrorRateFigure, check_level_in, check_option
+from .._options import (
+    ErrorRateFigure,
+    check_level_in,
+    check_option,
+    check_probability,
+    check_tails,
+)
 from ..errors import OptionError
 from ..io.figures import save_figure
 
@@ -56,7 +62,9 @@ def error_rate_figure(data: xr.Dataset, *, kind: str = "auto", tails: int = 2,
     import matplotlib.pyplot as plt
 
     blocks = figure_kinds(data, kind)
-    tails = check_option(tails, tuple(int(t) for t in data["tails"].values), "tails")
+    tails = check_tails(tails)
+    # checked whether drawn or not: a slip is said, not ignored
+    alpha, delta = check_probability("alpha", alpha), check_probability("delta", delta)
     if any(b in ("power", "type3") for b in blocks):
         try:
             alpha = check_level_in("alpha", alpha, data["alpha"].values)

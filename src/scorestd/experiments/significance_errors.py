@@ -62,6 +62,7 @@ from .._options import (
     check_option,
     check_probability,
     check_sequence,
+    check_tails,
     memory_budget,
 )
 from .._progress import progress_bar
@@ -413,7 +414,7 @@ class ErrorRates(Experiment):
         ['type1(α=.05, 2-tailed)', 'type1 se', 'power(δ=.05, α=.05, 2-tailed)', 'type3(δ=.05, α=.05)']
         """
         alpha = check_level_in("alpha", alpha, self.data["alpha"].values)
-        tails = check_option(tails, TAILS, "tails")
+        tails = check_tails(tails)
         d = self.data.sel(alpha=alpha, tails=tails)
         a, t = _level(alpha), f"{tails}-tailed"
         at = f"α = {alpha:g}, {'two' if tails == 2 else 'one'}-tailed"
