@@ -145,6 +145,7 @@ NO_CUBE = {
     "load", "measure_info", "model_names", "plot_pair_probabilities",
     "plot_posterior_differences", "plot_posterior_ranks", "plot_predictive_checks",
     "plot_system_differences", "plot_system_effects", "simulation_based_calibration",
+    "plot_error_rates",
     "plot_topic_set_size", "power_function", "read_factors", "read_fitted", "read_groups",
     "read_long_csv", "read_matrix_csv", "read_netcdf", "read_parquet", "read_trec_eval",
     "register_measure", "register_model", "sakai_power_anova", "sakai_power_paired_t",

@@ -10,6 +10,7 @@ import xarray as xr
 import scorestd
 from scorestd.errors import OptionError, ScorestdError
 from scorestd.experiments.significance_errors import ErrorRates
+from scorestd.mapping import PerSlice
 
 MEASURES, SIZES, TESTS = ["ap", "p10"], [10, 20], ["paired_t", "sign", "bootstrap"]
 TYPE1_HEADING = "Type I error rate against α (two-tailed; grey: nominal)"
@@ -183,5 +184,9 @@ def test_bad_requests_are_named(study, type1_only):
         scorestd.plot_error_rates(study, tails=3)
     with pytest.raises(ScorestdError, match="expected the result of scorestd.error_rates"):
         scorestd.plot_error_rates(xr.Dataset({"x": 1}))
+    per_slice = PerSlice(["trial"], {0: study, 1: study})
+    with pytest.raises(ScorestdError, match=r"one study per slice of trial: plot the study "
+                                            r"of one slice \(rates.sel\(...\)\)"):
+        scorestd.plot_error_rates(per_slice)
     # a Type I figure needs no level of the power panels
     scorestd.plot_error_rates(type1_only, alpha=0.02)

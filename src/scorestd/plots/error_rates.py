@@ -14,6 +14,7 @@ from .._options import ErrorRateFigure
 from ..errors import ScorestdError
 from ..experiments._error_rate_figures import error_rate_figure
 from ..experiments.significance_errors import ErrorRates
+from ..mapping import PerSlice
 
 __all__ = ["plot_error_rates"]
 
@@ -66,7 +67,8 @@ def plot_error_rates(rates: ErrorRates | xr.Dataset, *, kind: ErrorRateFigure = 
         that ran none; ``alpha`` or ``delta`` that the study did not compute (no nearest
         level is used); ``tails`` other than 1 or 2.
     ScorestdError
-        ``rates`` is neither an ``ErrorRates`` nor a Dataset of error rates.
+        ``rates`` is neither an ``ErrorRates`` nor a Dataset of error rates (a
+        ``PerSlice`` of studies: plot one of them).
 
     Notes
     -----
@@ -90,6 +92,9 @@ def plot_error_rates(rates: ErrorRates | xr.Dataset, *, kind: ErrorRateFigure = 
     >>> [ax.get_ylabel() for ax in plot_error_rates(res, kind="type3").axes]
     ['Type III error rate']
     """
+    if isinstance(rates, PerSlice):
+        raise ScorestdError(f"one study per slice of {', '.join(map(str, rates.dims))}: "
+                            "plot the study of one slice (rates.sel(...))")
     if isinstance(rates, ErrorRates):
         rates = rates.data
     if not isinstance(rates, xr.Dataset) or "type1" not in rates:
