@@ -104,30 +104,57 @@ def _group_min(values, groups, size):
 
 
 def truncated_standard(a, b, u, rngs):
-    """Standard normals conditioned on [a, b] (``(C, k)`` or ``(C,)`` arrays): where the
-    interval surely holds ≥ 30% of the mass (a half-line beyond ∓0.5, or width ≥ 1 around
-    0), chain c's plain normals from ``rngs[c]`` until one falls inside, effect by effect
-    in order; elsewhere the ``u``-quantile."""
+    """Standard normals conditioned on [a, b] (``(C, k)`` or ``(C,)`` arrays), chain c's
+    from ``rngs[c]`` effect by effect in order: plain normals until one falls inside where
+    the interval surely holds ≥ 30% of the mass (a half-line beyond ∓0.5, or width ≥ 1
+    around 0); uniform points x kept with probability exp(−(x² − m²)/2) on a finite
+    interval where (max(a², b²) − m²)/2 ≤ 1 (m the point nearest 0); elsewhere the
+    ``u``-quantile."""
     a, b, u = (np.array(np.broadcast_to(v, np.broadcast_shapes(
         np.shape(a), np.shape(b), np.shape(u))), dtype=float) for v in (a, b, u))
     x = truncated_normal(a, b, u)
     a2, b2, x2 = a.reshape(len(rngs), -1), b.reshape(len(rngs), -1), x.reshape(len(rngs), -1)
     wide = np.where(a2 == -np.inf, b2 >= -0.5,
                     np.where(b2 == np.inf, a2 <= 0.5, (a2 <= 0) & (b2 >= 0) & (b2 - a2 >= 1)))
+    peak = np.where(a2 > 0, a2 ** 2, np.where(b2 < 0, b2 ** 2, 0.0))
+    with np.errstate(invalid="ignore"):
+        flat = (np.isfinite(a2) & np.isfinite(b2)
+                & (np.maximum(a2 ** 2, b2 ** 2) - peak <= 2.0) & ~wide)
     for c, rng in enumerate(rngs):
-        for k in np.flatnonzero(wide[c]):
-            v = rng.standard_normal()
-            while not a2[c, k] <= v <= b2[c, k]:
-                v = rng.standard_normal()
+        for k in np.flatnonzero(wide[c] | flat[c]):
+            while True:
+                if wide[c, k]:
+                    v = rng.standard_normal()
+                    if a2[c, k] <= v <= b2[c, k]:
+                        break
+                else:
+                    v = a2[c, k] + (b2[c, k] - a2[c, k]) * rng.random()
+                    if rng.random() < np.exp(-0.5 * (v * v - peak[c, k])):
+                        v = min(v, b2[c, k])
+                        break
             x2[c, k] = v
     return x2.reshape(x.shape)
+
+
+def truncated_gamma_draw(shape, lo, hi, u, rngs):
+    """Gamma(shape, 1) conditioned on [lo, hi] per chain (``(C,)`` arrays): two plain
+    draws from ``rngs[c]``, the first inside kept, else the ``u``-quantile."""
+    x = truncated_gamma(shape, lo, hi, u)
+    if shape > 1.0:
+        for c, rng in enumerate(rngs):
+            for _ in range(2):
+                g = rng.standard_gamma(shape)
+                if lo[c] <= g <= hi[c]:
+                    x[c] = g
+                    break
+    return x
 
 
 def _draw_effects(old, sd, lo, hi, u, rngs):
     return sd * truncated_standard((old - lo) / sd, (old - hi) / sd, u, rngs)
 
 
-def _rescale_free(x, var, prior, free, room, u):
+def _rescale_free(x, var, prior, free, room, u, rngs):
     if not free.any():
         return x, var
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -138,8 +165,8 @@ def _rescale_free(x, var, prior, free, room, u):
     shape = prior[0] + 0.5 * fixed.sum()
     rate = prior[1] + 0.5 * np.sum(x[:, fixed] ** 2, axis=1)
     with np.errstate(divide="ignore"):
-        w = truncated_gamma(shape, rate * (1.0 / (g_hi ** 2 * var)),
-                            rate * (1.0 / (g_lo ** 2 * var)), u) / rate
+        w = truncated_gamma_draw(shape, rate * (1.0 / (g_hi ** 2 * var)),
+                                 rate * (1.0 / (g_lo ** 2 * var)), u, rngs) / rate
     new_var = 1.0 / w
     g = np.sqrt(new_var / var)
     return np.where(free, x * g[:, None], x), new_var
@@ -171,7 +198,7 @@ def _ancillary_block(st, effects, variance, prior, mu_prior, free, zero_group, s
                             top + shift, u[:, :k], rngs)
         shift += new - x
         rescaled, st[variance] = _rescale_free(new, st[variance], prior, free,
-                                               -(top + shift), u[:, k])
+                                               -(top + shift), u[:, k], rngs)
         shift += rescaled - new
         mu, x, d = _level_move(mu, rescaled, st[variance], mu_prior, free, -(top + shift),
                                u[:, k + 1], rngs)

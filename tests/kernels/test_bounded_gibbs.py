@@ -161,10 +161,12 @@ def test_interweave_equals_the_numpy_reference(zero_share, rounds):
 
 
 @pytest.mark.parametrize("a, b", [(-np.inf, -0.4), (-np.inf, 2.0), (0.3, np.inf),
-                                  (-0.2, 0.9), (-3.0, -1.0), (-np.inf, -2.5), (1.2, 1.3)])
+                                  (-0.2, 0.9), (-3.0, -1.0), (-np.inf, -2.5), (1.2, 1.3),
+                                  (0.7, 1.1), (-0.6, 0.3), (2.0, 2.4), (-1.6, -1.1)])
 def test_truncated_standard_draws_the_truncated_law(a, b):
-    # rejection from the stream where the interval holds ≥ 30% of the mass, the quantile
-    # at u elsewhere: both follow scipy's truncnorm(a, b) (KS at a fixed seed)
+    # plain normals where the interval holds ≥ 30% of the mass, uniform points kept with
+    # the density's ratio to its peak where that stays above 1/e, the quantile at u
+    # elsewhere: each follows scipy's truncnorm(a, b) (KS at a fixed seed)
     rng = np.random.default_rng(21)
     st = normal_stream.states_of([np.random.default_rng(22)])[0]
     x = np.empty(20_000)
@@ -174,6 +176,32 @@ def test_truncated_standard_draws_the_truncated_law(a, b):
     assert stats.kstest(x, stats.truncnorm(a, b).cdf).pvalue > 1e-3
     # a NaN bound takes the quantile's path (NaN), never an endless rejection loop
     assert np.isnan(bounded_gibbs.truncated_standard(a, np.nan, 0.5, *st)[0])
+
+
+@pytest.mark.parametrize("shape", [1.5, 3.0, 27.0, 140.0])
+def test_gamma_draws_are_numpys(shape):
+    # Marsaglia–Tsang from the stream's normals and uniforms: numpy's standard_gamma from
+    # the same generator, draw for draw, and the streams end in the same state
+    st = normal_stream.states_of([np.random.default_rng(31)])[0]
+    rng = np.random.default_rng(31)
+    got = np.empty(5000)
+    for k in range(got.size):
+        got[k], st[0], st[1] = normal_stream.gamma_draw(shape, *st)
+    np.testing.assert_allclose(got, rng.standard_gamma(shape, got.size), rtol=1e-12)
+    np.testing.assert_array_equal(st, normal_stream.states_of([rng])[0])
+
+
+@pytest.mark.parametrize("lo, hi", [(20.0, np.inf), (0.0, 24.0), (26.5, 27.5), (40.0, 45.0)])
+def test_truncated_gamma_draw_draws_the_truncated_law(lo, hi):
+    # plain gamma draws kept when inside (two tries), else the quantile at u: scipy's
+    # gamma(27) truncated to [lo, hi] (KS at a fixed seed); [40, 45] holds 0.2% of the mass
+    law = stats.gamma(27.0)
+    p_lo, p_hi = law.cdf(lo), law.cdf(hi)
+    stream = normal_stream.states_of([np.random.default_rng(32)])[0]
+    x = np.array([bounded_gibbs.truncated_gamma_draw(27.0, lo, hi, u, stream)
+                  for u in np.random.default_rng(33).random(20_000)])
+    assert np.all((x >= lo) & (x <= hi))
+    assert stats.kstest(x, lambda v: (law.cdf(v) - p_lo) / (p_hi - p_lo)).pvalue > 1e-3
 
 
 def test_component_latent_equals_the_numpy_reference_and_draws_the_truncated_law():

@@ -75,9 +75,9 @@ COLLAPSE_SHARE = 0.25
 
 #: Rounds of a probit part's moves of each kind of effects given the residuals per
 #: iteration (:meth:`_Probit.interweave`): each round costs O(systems + topics), not a
-#: pass over the cells. On robust2004 AP (103 zeros), seeds 0–4: two rounds left the zero
-#: part's worst R-hat at 1.0093 (its system effects), three at 1.0076 with bulk ESS ≥ 734
-#: (``bench_bayes_likelihoods.py --only mixing``).
+#: pass over the cells. On robust2004 AP (103 zeros), seeds 0–4: three rounds leave the
+#: zero part's worst R-hat at 1.0078 (its system effects) with bulk ESS ≥ 836
+#: (``bench_bayes_likelihoods.py --only mixing``); two rounds, up to 1.0114.
 ANCILLARY_ROUNDS = 3
 
 
@@ -201,8 +201,8 @@ class _Probit:
     4. the interweaving moves of the locations with ε fixed (the topics' effects, then
        the systems'), whose bounds are the extreme latent values of each topic and system
        (each topic's highest from step 2, each system's from one pass over z after the
-       topics' moves); ε's sums do not change. Their truncated normals are plain normals
-       from the chain's stream where the truncation keeps much of the prior.
+       topics' moves); ε's sums do not change. Their truncated normals and gammas come
+       from the chain's stream by rejection where that is cheap.
 
     Steps 2–4 are compiled loops over each chain's cells and effects
     (:mod:`scorestd.kernels.bounded_gibbs`, one call an iteration; numba is imported, and

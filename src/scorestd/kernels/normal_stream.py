@@ -17,7 +17,8 @@ compiled loop draws each normal where it uses it:
   the layers' tables (computed here to 40 digits at import and rounded).
 
 Compiled loops hold a chain's state in scalars (``s_hi, s_lo, inc_hi, inc_lo``) and call
-:func:`normal_draw` (or :func:`pcg_step`), which return the draw and the new state
+:func:`normal_draw` (or :func:`uniform_draw`, :func:`gamma_draw`, :func:`pcg_step`: numpy's
+``random``, ``standard_gamma`` and raw words), which return the draw and the new state
 halves; :func:`next_uint64` does the same on a ``(4,)`` ``uint64`` row advanced in place,
 and :func:`fill` draws an array of normals.
 
@@ -34,7 +35,8 @@ import numpy as np
 
 from .compiled import jit
 
-__all__ = ["fill", "next_uint64", "normal_draw", "pcg_step", "restore", "states_of"]
+__all__ = ["fill", "gamma_draw", "next_uint64", "normal_draw", "pcg_step", "restore",
+           "states_of", "uniform_draw"]
 
 #: PCG64's 128-bit multiplier, in two 64-bit halves.
 _MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
@@ -162,8 +164,9 @@ def pcg_step(s_hi, s_lo, inc_hi, inc_lo):
 
 
 @jit
-def _uniform(s_hi, s_lo, inc_hi, inc_lo):
-    """A uniform on [0, 1) from the top 53 bits of the next output: ``(u, s_hi, s_lo)``."""
+def uniform_draw(s_hi, s_lo, inc_hi, inc_lo):
+    """A uniform on [0, 1) from the top 53 bits of the next output, as numpy's
+    ``Generator.random``: ``(u, s_hi, s_lo)``."""
     word, s_hi, s_lo = pcg_step(s_hi, s_lo, inc_hi, inc_lo)
     return (word >> np.uint64(11)) * (1.0 / 9007199254740992.0), s_hi, s_lo
 
@@ -207,16 +210,46 @@ def _normal_rest(r, s_hi, s_lo, inc_hi, inc_lo):
             return x, s_hi, s_lo
         if idx == 0:
             while True:
-                u, s_hi, s_lo = _uniform(s_hi, s_lo, inc_hi, inc_lo)
-                v, s_hi, s_lo = _uniform(s_hi, s_lo, inc_hi, inc_lo)
+                u, s_hi, s_lo = uniform_draw(s_hi, s_lo, inc_hi, inc_lo)
+                v, s_hi, s_lo = uniform_draw(s_hi, s_lo, inc_hi, inc_lo)
                 xx = -_INV_R * math.log1p(-u)
                 yy = -math.log1p(-v)
                 if yy + yy > xx * xx:  # (numpy's tail takes its sign from bit 8 of rabs)
                     return -(_R + xx) if (rabs >> 8) & 1 else _R + xx, s_hi, s_lo
-        u, s_hi, s_lo = _uniform(s_hi, s_lo, inc_hi, inc_lo)
+        u, s_hi, s_lo = uniform_draw(s_hi, s_lo, inc_hi, inc_lo)
         if (_FI[idx - 1] - _FI[idx]) * u + _FI[idx] < math.exp(-0.5 * x * x):
             return x, s_hi, s_lo
         r, s_hi, s_lo = pcg_step(s_hi, s_lo, inc_hi, inc_lo)
+
+
+@jit
+def gamma_draw(shape, s_hi, s_lo, inc_hi, inc_lo):
+    """A standard gamma draw of shape > 1 as numpy's ``Generator.standard_gamma`` makes it
+    (Marsaglia & Tsang 2000: a ziggurat normal x kept where v = (1 + x/√(9b))³, b =
+    shape − 1/3, passes the squeeze or the log test at a uniform; the draw is b·v), from
+    a PCG64 state held in scalars: ``(g, s_hi, s_lo)``.
+
+    Examples
+    --------
+    >>> st = states_of([np.random.default_rng(4)])[0]
+    >>> g, hi, lo = gamma_draw(3.5, *st)
+    >>> bool(abs(g - np.random.default_rng(4).standard_gamma(3.5)) < 1e-12)
+    True
+    """
+    b = shape - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * b)
+    while True:
+        x, s_hi, s_lo = normal_draw(s_hi, s_lo, inc_hi, inc_lo)
+        v = 1.0 + c * x
+        while v <= 0.0:
+            x, s_hi, s_lo = normal_draw(s_hi, s_lo, inc_hi, inc_lo)
+            v = 1.0 + c * x
+        v = v * v * v
+        u, s_hi, s_lo = uniform_draw(s_hi, s_lo, inc_hi, inc_lo)
+        if u < 1.0 - 0.0331 * (x * x) * (x * x):
+            return b * v, s_hi, s_lo
+        if math.log(u) < 0.5 * x * x + b * (1.0 - v + math.log(v)):
+            return b * v, s_hi, s_lo
 
 
 @jit
