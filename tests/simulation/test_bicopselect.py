@@ -96,8 +96,21 @@ def test_fit_tawn_type_recovers_known_parameters():
     u = true.sample(4000, seeds=[1, 2, 3])
     boxed, full = bs.fit_tawn_type(u, 1, 0), bs.fit_tawn_type(u, 1, 0, bounds="full")
     np.testing.assert_allclose(boxed.parameters, full.parameters, atol=1e-3)
-    with pytest.raises(ValueError, match="bounds must be"):
+    with pytest.raises(OptionError, match="bounds must be one of 'vinecopula', 'full'; "
+                                          "got 'wide'"):
         bs.fit_tawn_type(u, 1, 0, bounds="wide")
+
+
+def test_bad_tawn_bounds_is_refused_not_a_tawn_left_out():
+    # each candidate's fit is tried and a ValueError leaves that family out: a bad
+    # tawn_bounds must be refused before, not drop the Tawn types that fit these data
+    u = bs._tawn(pv, 1, 0, 4.0, 0.6).sample(500, seeds=[1, 2, 3])
+    codes = [c.code for c in bs.bicopselect_candidates(u, tawn_bounds="full")]
+    assert 104 in codes and 204 in codes
+    for call in (bs.bicopselect_candidates, bs.fitted_candidates, bs.bicopselect):
+        with pytest.raises(OptionError, match="tawn_bounds must be one of 'vinecopula', "
+                                              "'full'; got 'box'"):
+            call(u, tawn_bounds="box")
 
 
 def test_loglik_and_aic_choice_on_a_plain_loop(pairs):

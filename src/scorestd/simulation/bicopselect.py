@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special
 
+from .._options import TawnBounds, check_option
 from ..kernels.blas import limited_blas
 from ..kernels.correlation import kendall_tau_b
 
@@ -157,7 +158,7 @@ def _tawn(pv: Any, tawn_type: int, rotation: int, theta: float, psi: float) -> A
 
 @limited_blas  # tiny BLAS calls in L-BFGS-B: one thread (kernels.blas)
 def fit_tawn_type(u: np.ndarray, tawn_type: int, rotation: int, *, tau: float | None = None,
-                  bounds: str = "vinecopula") -> Any:
+                  bounds: TawnBounds = "vinecopula") -> Any:
     """A Tawn copula of one type (1: ``ψ₂ = 1``, 2: ``ψ₁ = 1``) and rotation fitted to
     ``u`` ``(N, 2)`` by maximum likelihood (L-BFGS-B on ``pyvinecopulib``'s density).
 
@@ -192,6 +193,7 @@ def fit_tawn_type(u: np.ndarray, tawn_type: int, rotation: int, *, tau: float | 
     """
     from .copula import _vine_module
 
+    check_option(bounds, TawnBounds, "bounds")
     pv = _vine_module()
     u = np.asfortranarray(np.asarray(u, dtype=np.float64))
     if tau is None:
@@ -199,10 +201,8 @@ def fit_tawn_type(u: np.ndarray, tawn_type: int, rotation: int, *, tau: float | 
     a = abs(tau)
     if bounds == "vinecopula":
         box = [_THETA_BOUNDS, (max(a - 0.1, _PSI_BOUNDS[0]), min(a + 0.2, _PSI_BOUNDS[1]))]
-    elif bounds == "full":
-        box = [(1.0, 60.0), (0.0, 1.0)]
     else:
-        raise ValueError(f"bounds must be 'vinecopula' or 'full', not {bounds!r}")
+        box = [(1.0, 60.0), (0.0, 1.0)]
     start = np.clip([1 + 6 * a, min(a + 0.1, 0.999)], [b[0] for b in box], [b[1] for b in box])
 
     copula = _tawn(pv, tawn_type, rotation, start[0], start[1])
@@ -261,7 +261,7 @@ class BicopCandidate:
         return -2 * self.loglik + 2 * self.npars
 
 
-def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
+def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: TawnBounds = "vinecopula"
                            ) -> list[BicopCandidate]:
     """Every candidate of ``BiCopSelect`` on ``u`` ``(N, 2)``, fitted (VineCopula's
     preselection and order; a family that fails to fit is left out).
@@ -279,7 +279,7 @@ def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
 
 
 @limited_blas
-def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
+def fitted_candidates(u: np.ndarray, *, tawn_bounds: TawnBounds = "vinecopula"
                       ) -> tuple[list[BicopCandidate], int]:
     """:func:`bicopselect_candidates` and how many preselected candidates there were (the
     difference: the families that failed to fit and were left out), from one
@@ -296,6 +296,8 @@ def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
     """
     from .copula import _vine_module
 
+    # checked here: a fit's ValueError only leaves its family out of the candidates
+    check_option(tawn_bounds, TawnBounds, "tawn_bounds")
     pv = _vine_module()
     u = np.asfortranarray(np.asarray(u, dtype=np.float64))
     tau = _empirical_tau(u)
@@ -323,7 +325,7 @@ def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
     return out, len(preselected)
 
 
-def bicopselect(u: np.ndarray, *, tawn_bounds: str = "vinecopula") -> BicopCandidate:
+def bicopselect(u: np.ndarray, *, tawn_bounds: TawnBounds = "vinecopula") -> BicopCandidate:
     """The copula ``BiCopSelect(u1, u2, selectioncrit = "AIC")`` selects for ``u``
     ``(N, 2)``: the candidate of least AIC (:func:`bicopselect_candidates`).
 
