@@ -212,6 +212,16 @@ def test_figures(fits, tmp_path):
         scorestd.plot_system_differences(fits["censored"], reference="nope")
     ax = scorestd.plot_system_effects(fits["normal"])
     assert "relative to μ" in ax.get_xlabel() and "not of differences" in ax.get_xlabel()
+    # a bounded likelihood's forest plot shows what it compares systems by, the expected
+    # scores, labelled so (not as effects around 0)
+    ax = scorestd.plot_system_effects(fits["hurdle"])
+    label = ax.get_xlabel()
+    assert "expected score" in label and "hurdle" in label and "μ" not in label
+    assert ax.get_title().startswith("Expected scores")
+    points = np.sort(ax.lines[0].get_xdata())
+    want = np.sort(fits["hurdle"].posterior["system_score"].mean(("chain", "draw")).values)
+    np.testing.assert_allclose(points, want, rtol=1e-12)
+    assert not any(line.get_linestyle() == "--" for line in ax.lines)  # (no 0 line)
 
 
 @pytest.mark.parametrize("options", [

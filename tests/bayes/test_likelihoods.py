@@ -336,6 +336,33 @@ def test_censored_model_beats_normal_where_the_bound_bites():
 
 
 @QUIET
+@pytest.mark.parametrize("likelihood", ["normal", "hurdle"])
+def test_summary_effect_is_the_model_scale_effect_and_diagnostics_match_their_columns(
+        likelihood):
+    # summary(): ``effect`` is α's posterior mean (logits for the hurdle: not the
+    # expected score), with α's R-hat and ESS; system_effects() summarises what the
+    # systems are compared by (α, or the expected score), with that variable's diagnostics
+    y, _ = _simulate("hurdle", np.random.default_rng(9), n_t=30, n_s=4)
+    fit = scorestd.bayes_crossed(_cube(y), likelihood=likelihood, chains=2, draws=300,
+                                 warmup=200, seed=2, progress=False)
+    table = fit.summary().sort_index()
+    alpha = fit.posterior["system_effect"].mean(("chain", "draw"))
+    np.testing.assert_allclose(table["effect"], alpha.sortby("system").values, rtol=1e-12)
+    d = fit.diagnostics.sortby("system")
+    np.testing.assert_array_equal(table["rhat"], d["system_effect_rhat"].values)
+    eff = fit.system_effects().sortby("system")
+    compared = "system_effect" if likelihood == "normal" else "system_score"
+    assert eff.attrs["variable"] == compared
+    np.testing.assert_array_equal(eff["rhat"], d[f"{compared}_rhat"].values)
+    np.testing.assert_allclose(
+        eff["mean"], fit.posterior[compared].mean(("chain", "draw")).sortby("system"),
+        rtol=1e-12)
+    if likelihood == "hurdle":  # (logits around μ, not the expected scores in (0, 1))
+        assert np.any(table["effect"] < 0)
+        assert not np.allclose(table["effect"], table["score"])
+
+
+@QUIET
 @pytest.mark.parametrize("kind", ["censored", "hurdle"])
 def test_loo_prefers_the_model_that_simulated_the_data(kind):
     y, _ = _simulate(kind, np.random.default_rng(13), n_t=50, n_s=5)

@@ -28,7 +28,9 @@ def _title(fit, what: str) -> str:
 
 def system_effects_figure(fit, *, ci_prob: float = 0.95, ci_kind: str = "hdi",
                           top: int | None = None, ax: Any = None, path: Any = None):
-    """Forest plot: each system's effect, posterior mean and ``ci_prob`` interval, best on top."""
+    """Forest plot: each system's effect, posterior mean and ``ci_prob`` interval, best on
+    top; for the bounded likelihoods (whose effects are logits or latent values) each
+    system's expected score, which is what they compare systems by."""
     import matplotlib.pyplot as plt
 
     eff = fit.system_effects(ci_prob=ci_prob, ci_kind=ci_kind)
@@ -43,14 +45,20 @@ def system_effects_figure(fit, *, ci_prob: float = 0.95, ci_kind: str = "hdi",
     ax.hlines(ypos, eff["ci_low"].values[order], eff["ci_high"].values[order],
               color="C0", lw=1.5)
     ax.plot(mean, ypos, "o", color="C0", ms=3)
-    ax.axvline(0.0, color="0.6", lw=0.8, ls="--")
     ax.set_yticks(ypos)
     ax.set_yticklabels(eff[SYSTEM].values[order], fontsize=6 if n > 40 else 8)
     ax.set_ylim(-1, n)
-    mu = float(fit.posterior["mu"].mean())
-    ax.set_xlabel(f"system effect α relative to μ = {mu:.3g} (mean, {ci_prob:.0%} "
-                  f"{ci_kind.upper()} of each effect, not of differences)", fontsize=8)
-    ax.set_title(_title(fit, "System effects"))
+    interval = f"(mean, {ci_prob:.0%} {ci_kind.upper()} of each"
+    if eff.attrs.get("variable") == "system_score":
+        ax.set_xlabel(f"expected score over the topic population, {fit.likelihood} "
+                      f"likelihood {interval} score, not of differences)", fontsize=8)
+        ax.set_title(_title(fit, "Expected scores"))
+    else:
+        ax.axvline(0.0, color="0.6", lw=0.8, ls="--")
+        mu = float(fit.posterior["mu"].mean())
+        ax.set_xlabel(f"system effect α relative to μ = {mu:.3g} {interval} effect, not "
+                      f"of differences)", fontsize=8)
+        ax.set_title(_title(fit, "System effects"))
     ax.figure.tight_layout()
     save_figure(ax.figure, path)
     return ax

@@ -322,14 +322,21 @@ class CrossedPosterior:
         return predictive_checks(self, memory=memory, seed=seed)
 
     # -- derived answers -------------------------------------------------------------
-    def _effects(self) -> np.ndarray:
-        """The draws systems are compared by, chains pooled, ``(chain·draw, S)``: the system
-        effects (normal likelihood: differences of effects are differences of expected
-        scores) or the expected scores (bounded likelihoods, whose effects live on a
-        latent or logit scale)."""
-        name = "system_effect" if self.likelihood == "normal" else "system_score"
+    @property
+    def _compared(self) -> str:
+        """The variable systems are compared by: the system effects (normal likelihood:
+        differences of effects are differences of expected scores) or the expected scores
+        (bounded likelihoods, whose effects live on a latent or logit scale)."""
+        return "system_effect" if self.likelihood == "normal" else "system_score"
+
+    def _draws_of(self, name: str) -> np.ndarray:
+        """A per-system variable's draws, chains pooled, ``(chain·draw, S)``."""
         a = self.posterior[name].transpose("chain", "draw", SYSTEM).values
         return a.reshape(-1, a.shape[-1])
+
+    def _effects(self) -> np.ndarray:
+        """The draws systems are compared by (:attr:`_compared`), chains pooled."""
+        return self._draws_of(self._compared)
 
     @property
     def systems(self) -> np.ndarray:
@@ -378,22 +385,26 @@ class CrossedPosterior:
     def system_effects(self, *, ci_prob: float = 0.95, ci_kind: CIKind = "hdi"
                        ) -> xr.Dataset:
         """Per system: posterior ``mean``, ``sd``, interval, ``prob_best``, ``mean_rank`` and
-        the diagnostics ``rhat``, ``ess_bulk``, ``ess_tail``."""
+        the diagnostics ``rhat``, ``ess_bulk``, ``ess_tail`` of the quantity systems are
+        compared by: the system effect α (normal likelihood) or the expected score
+        ``system_score`` (bounded likelihoods, whose α is on a logit or latent scale;
+        ``attrs["variable"]`` says which)."""
         prob = check_interval(ci_prob, ci_kind)
         a = self._effects()
         low, high = kp.interval(a, prob, ci_kind, axis=0)
         ranks = kp.rank_probabilities(a)
-        d = self.diagnostics
+        d, name = self.diagnostics, self._compared
         res = xr.Dataset(
             {"mean": (SYSTEM, a.mean(axis=0)), "sd": (SYSTEM, a.std(axis=0, ddof=1)),
              "ci_low": (SYSTEM, low), "ci_high": (SYSTEM, high),
              "prob_best": (SYSTEM, ranks[:, 0]),
              "mean_rank": (SYSTEM, ranks @ np.arange(1, a.shape[1] + 1)),
-             "rhat": (SYSTEM, d["system_effect_rhat"].values),
-             "ess_bulk": (SYSTEM, d["system_effect_ess_bulk"].values),
-             "ess_tail": (SYSTEM, d["system_effect_ess_tail"].values)},
+             "rhat": (SYSTEM, d[f"{name}_rhat"].values),
+             "ess_bulk": (SYSTEM, d[f"{name}_ess_bulk"].values),
+             "ess_tail": (SYSTEM, d[f"{name}_ess_tail"].values)},
             coords={SYSTEM: self.systems})
-        res.attrs = {"ci_prob": prob, "ci_kind": ci_kind, "measure": self._measure}
+        res.attrs = {"ci_prob": prob, "ci_kind": ci_kind, "measure": self._measure,
+                     "variable": name}
         return res
 
     def variance_components(self, *, ci_prob: float = 0.95, ci_kind: CIKind = "eti"
@@ -434,15 +445,17 @@ class CrossedPosterior:
         effect. ``attrs["mu"]`` holds μ's posterior mean (printed by the CLI).
         """
         eff = self.system_effects(ci_prob=ci_prob, ci_kind=ci_kind)
-        score = self.posterior["system_score"].transpose("chain", "draw", SYSTEM).values
-        score = score.reshape(-1, score.shape[-1])
+        score = self._draws_of("system_score")
         low, high = kp.interval(score, eff.attrs["ci_prob"], ci_kind, axis=0)
+        d = self.diagnostics  # (of the effect α, whatever the systems are compared by)
         frame = pd.DataFrame(
             {"score": score.mean(axis=0), "score_sd": score.std(axis=0, ddof=1),
-             "score_ci_low": low, "score_ci_high": high, "effect": eff["mean"].values,
+             "score_ci_low": low, "score_ci_high": high,
+             "effect": self._draws_of("system_effect").mean(axis=0),
              "prob_best": eff["prob_best"].values, "mean_rank": eff["mean_rank"].values,
-             "rhat": eff["rhat"].values, "ess_bulk": eff["ess_bulk"].values,
-             "ess_tail": eff["ess_tail"].values},
+             "rhat": d["system_effect_rhat"].values,
+             "ess_bulk": d["system_effect_ess_bulk"].values,
+             "ess_tail": d["system_effect_ess_tail"].values},
             index=pd.Index(self.systems, name=SYSTEM))
         frame = frame.sort_values("score", ascending=False, kind="stable")
         frame.attrs = {"mu": float(self.posterior["mu"].mean()), "ci_prob": ci_prob,
