@@ -249,11 +249,26 @@ def test_diagnostics_read_a_file_in_blocks_of_the_budget_given(simulator, tmp_pa
         np.testing.assert_allclose(small_blocks.data[name], whole.data[name], rtol=1e-12)
 
 
-def test_diagnostics_refuse_pairwise_trials_over_the_budget(simulator, wide):
+def test_diagnostics_refuse_pairwise_statistics_whose_one_pair_is_over_the_budget(wide):
     sim = scorestd.fit_simulator(wide.isel(system=slice(0, 4)), copula="gaussian")
     cubes = scorestd.simulate(sim, n_topics=8000, trials=20, seed=1, memory="64MB")
+    # Kendall's τ of one pair over 8000 topics compares 8000 × 8000 topic pairs
     _refused_quickly(lambda: scorestd.simulation_diagnostics(sim, cubes, memory="1MiB"),
-                     r"the 20 trials of the pairwise statistics need .*lower max_trials")
+                     r"the pairwise statistics of 4 systems \(6 pairs\) over 8000 topics "
+                     r"need 256\.\d MB, .*select fewer systems or topics")
+
+
+def test_diagnostics_compute_the_pairs_of_many_systems_within_the_budget(wide):
+    """130 systems (8,385 pairs) over 60 topics: 24 MB of temporaries for all the pairs
+    at once; blocks of pairs within a 4 MB budget, the same statistics."""
+    sim = scorestd.fit_simulator(wide.isel(system=slice(0, 130)), copula="gaussian",
+                                 families=["beta1"])
+    cubes = scorestd.simulate(sim, n_topics=60, trials=2, seed=1)
+    peak, blocks = _peak(lambda: scorestd.simulation_diagnostics(sim, cubes, memory="4MB"))
+    assert peak < 4e6
+    whole = scorestd.simulation_diagnostics(sim, cubes, memory="1GB")
+    for name in ("observed_tau", "simulated_tau", "observed_r", "simulated_r"):
+        np.testing.assert_allclose(blocks.data[name], whole.data[name], rtol=1e-12)
 
 
 def test_simulate_command_gives_its_memory_budget_to_the_diagnostics(monkeypatch, tmp_path,

@@ -75,6 +75,8 @@ def test_likelihood_compare_and_predictive_checks(small, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "likelihoods compared by PSIS-LOO" in out and "rank agreement" in out
     assert "strictly inside (0, 1)" in out
+    # the LOO table says what its columns mean (the stacking weight is not a probability)
+    assert "elpd_diff, dse:" in out and "not the probability that it is right" in out
     # μ of each fit, as the library's fits with the same seed (each on its model's scale)
     with pytest.warns(scorestd.ScorestdWarning):  # (as the command: Pareto k, 0s and 1s)
         res = scorestd.compare_likelihoods(scorestd.load(small), chains=2, draws=600,

@@ -350,18 +350,71 @@ def test_a_second_pool_reuses_the_fitted_margins(monkeypatch, tmp_path):
     assert len(fits) == 3
 
 
-def test_the_fitted_margins_kept_are_bounded_in_bytes(monkeypatch):
+def _kept_margins_bytes() -> int:
+    from scorestd.experiments import error_rate_pool
+
+    return sum(m.nbytes for m in error_rate_pool._MARGIN_CACHE.values())
+
+
+def test_the_fitted_margins_kept_are_bounded_by_half_the_memory_budget(monkeypatch):
     from scorestd.experiments import error_rate_pool
 
     cubes = {"adhoc8": scorestd.datasets.load("adhoc8").isel(system=slice(0, 20))}
     monkeypatch.setattr(error_rate_pool, "_MARGIN_CACHE", type(error_rate_pool._MARGIN_CACHE)())
-    ErrorRatePool(cubes)["rr"]
-    one = sum(m.nbytes for m in error_rate_pool._MARGIN_CACHE.values())
-    monkeypatch.setattr(error_rate_pool, "MARGIN_CACHE_BYTES", one + 1)
-    ErrorRatePool(cubes)["p10"]  # the rr margins make way for these
+    fits = []
+    real = error_rate_pool.fit_margins
+    monkeypatch.setattr(error_rate_pool, "fit_margins", lambda kept: fits.append(kept) or real(kept))
+    big = ErrorRatePool(cubes, memory="64MiB")
+    sizes = {m: big[m].tables.nbytes for m in ("ap", "rr", "p10")}
+    # the 20 AP margins (4143-point tables) take more than half of 1 MiB; RR's and P@10's less
+    assert sizes["ap"] > 2**19 > sizes["rr"] + sizes["p10"]
+    assert sum(sizes.values()) < _kept_margins_bytes() < 1.05 * sum(sizes.values())  # + means, labels
+    # a pool under a 1 MiB budget trims what the process keeps to 512 KiB at once
+    small = ErrorRatePool(cubes, memory="1MiB")
+    small["rr"]
+    assert len(fits) == 3 and _kept_margins_bytes() <= 2**19
     kept = list(error_rate_pool._MARGIN_CACHE.values())
-    assert len(kept) == 1 and kept[0].nbytes <= one + 1
+    assert [m.table.shape[1] for m in kept] == [11, 1001]  # AP, least recently used, went
     assert kept[0].support.tolist() == pytest.approx(np.arange(11) / 10)
+    # margins over the budget on their own are fitted, served, not kept
+    ap = small.measure_pool("ap")
+    ap_small = ErrorRatePool(cubes, memory="1MiB")["ap"]
+    assert len(fits) == 5 and _kept_margins_bytes() <= 2**19
+    np.testing.assert_array_equal(ap_small.tables, ap.tables)
+    np.testing.assert_array_equal(ap.tables, big["ap"].tables)
+    # under a larger budget they are kept again, and reused
+    ErrorRatePool(cubes, memory="64MiB")["ap"]
+    ErrorRatePool(cubes)["ap"]
+    assert len(fits) == 6 and _kept_margins_bytes() > 2**19
+    # a pool's measure asked for again under a small budget trims them too
+    assert big.measure_pool("p10", memory="1MiB") is big["p10"]
+    assert len(fits) == 6 and _kept_margins_bytes() <= 2**19
+
+
+def test_error_rates_keep_the_margins_within_their_budget_and_the_same_rates(monkeypatch):
+    """The margins kept between studies follow each study's ``memory=``; whether they
+    were kept (reused) or refitted, the rates are the same."""
+    from scorestd.experiments import error_rate_pool
+
+    cubes = {"adhoc8": scorestd.datasets.load("adhoc8").isel(system=slice(0, 24))}
+    monkeypatch.setattr(error_rate_pool, "_MARGIN_CACHE", type(error_rate_pool._MARGIN_CACHE)())
+    fits = []
+    real = error_rate_pool.fit_margins
+    monkeypatch.setattr(error_rate_pool, "fit_margins", lambda kept: fits.append(kept) or real(kept))
+    kw = dict(measures=["ap", "rr"], n_topics=[20], deltas=[0.05], tests=["paired_t", "sign"],
+              trials=192, trials_type2=64, B=100, copula="gaussian", seed=4, batch_size=2)
+    small = error_rates(cubes, memory="1MiB", **kw)
+    assert len(fits) == 2 and _kept_margins_bytes() <= 2**19  # RR's kept, not AP's
+    large = error_rates(cubes, memory="1GiB", **kw)  # RR's reused, AP's refitted
+    assert len(fits) == 3 and _kept_margins_bytes() > 2**19
+    again = error_rates(cubes, memory="1GiB", **kw)  # both reused
+    assert len(fits) == 3
+    monkeypatch.setattr(error_rate_pool, "_MARGIN_CACHE", type(error_rate_pool._MARGIN_CACHE)())
+    fresh = error_rates(cubes, memory="1GiB", **kw)  # both refitted
+    assert len(fits) == 5
+    for other in (large, again, fresh):
+        for name in ("type1", "power", "type3"):
+            np.testing.assert_array_equal(other.data[name].values, small.data[name].values)
 
 
 def test_a_pair_that_fails_falls_back_to_the_next_family(monkeypatch):
@@ -456,7 +509,7 @@ def test_a_pool_read_from_a_file_fits_the_margins_of_a_measure_when_used(monkeyp
     built = []
     real = error_rate_pool._measure_pool
     monkeypatch.setattr(error_rate_pool, "_measure_pool",
-                        lambda cubes, measure: built.append(measure) or real(cubes, measure))
+                        lambda cubes, measure, *a: built.append(measure) or real(cubes, measure, *a))
     again = ErrorRatePool.load(path, cubes)
     assert built == [] and "'ap': 2" in repr(again) and "'p10': 2" in repr(again)
     ap = again["ap"]

@@ -54,6 +54,23 @@ def test_achieved_power_against_a_scipy_loop(sim):
     assert res.data["achieved_se"].item() == pytest.approx(np.std(rates, ddof=1) / np.sqrt(12))
 
 
+def test_the_paired_t_tests_run_a_block_of_trials_at_a_time_within_the_budget(sim, monkeypatch):
+    from scorestd.experiments import simulation_studies
+
+    blocks = []
+    real = simulation_studies.paired_t_complete
+    monkeypatch.setattr(simulation_studies, "paired_t_complete",
+                        lambda x: blocks.append(len(x)) or real(x))
+    kw = dict(schemes=["raw", "E"], min_diff=0.1, trials=30, truth_topics=400, seed=3)
+    small = scorestd.topic_set_validation(sim, memory="1MiB", **kw)
+    # 40 systems over 24 and 80 topics: 66 and 101 kB a trial, 15 and 10 trials a block
+    assert len(blocks) > 2 * 2 and max(blocks) < 30
+    blocks.clear()
+    whole = scorestd.topic_set_validation(sim, **kw)
+    assert blocks == [30, 30]
+    assert small.data.identical(whole.data)
+
+
 def test_estd_spread_shrinks_with_the_pool(sim, tmp_path):
     res = scorestd.estd_stability(sim, pool_sizes=[3, 10, 39], trials=60, seed=2)
     table = res.summary()

@@ -28,6 +28,17 @@ LEGEND = {
     "prob_best": "posterior probability of the highest expected score",
     "rhat, ess_bulk": "convergence of the effect (R-hat <= 1.01, ESS >= 400 wanted)",
 }
+LOO_LEGEND = {
+    "elpd_loo, se": "expected log predictive density of a left-out score, summed over the "
+                    "scores (higher: better), and its standard error",
+    "elpd_diff, dse": "how far behind the best likelihood, and the standard error of that "
+                      "difference (a difference within about 2 dse is not decisive)",
+    "p_loo": "effective number of parameters",
+    "weight": "arviz's stacking weight: the share of each model in the mixture that "
+              "predicts best, not the probability that it is right",
+    "pareto_k_max, _bad": "largest Pareto k, and scores with k > 0.7 (their LOO terms are "
+                          "unreliable)",
+}
 PAIR_COLUMNS = ["system", "system2", "mean", "ci_low", "ci_high", "prob_greater",
                 "prob_below_rope", "prob_in_rope", "prob_above_rope"]
 
@@ -192,7 +203,7 @@ def _compare(cube, measure: str, options: dict, args: argparse.Namespace, keep) 
     print(f"measure: {measure}   likelihoods compared by PSIS-LOO (all scores)")
     loo = res.table[["rank", "elpd_loo", "se", "elpd_diff", "dse", "p_loo", "weight",
                      "pareto_k_max", "pareto_k_bad"]]
-    print_table(loo)
+    print_table(loo, legend=LOO_LEGEND)
     keep("loo", measure, loo, "Likelihoods compared by PSIS-LOO (all scores).")
     print("mu (posterior mean, on each model's scale): " + "; ".join(
         _mu_text(name, fit) for name, fit in res.fits.items()))

@@ -30,6 +30,7 @@ from .._options import (
     SimulationCopula,
     check_fits_memory,
     check_option,
+    memory_budget,
 )
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import OptionError, ScoreDataError, ScorestdWarning, warn
@@ -40,7 +41,7 @@ from ..measures import find_measure
 from ..simulation.copula import GaussianCopula, fit_pair_copula
 from ..simulation.fitting import fit_margins, one_measure
 
-__all__ = ["ErrorRatePool", "prepare_collection"]
+__all__ = ["ErrorRatePool", "margin_cache_bytes", "prepare_collection"]
 
 #: Pair copulas fitted per task on a cluster (each fit takes about 25–35 ms).
 PAIRS_PER_TASK = 256
@@ -141,7 +142,7 @@ def _fit_pairs(keys: Sequence[tuple[int, int, int]], scores: Sequence[np.ndarray
     return rows, fallbacks
 
 
-def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
+def _measure_pool(cubes: Mapping[str, Any], measure: str, cache_bytes: int) -> MeasurePool:
     tables, means, observed, corr, names, sizes, scores = [], [], [], [], [], [], []
     failures, families, support = 0, {}, None
     for name, cube in cubes.items():
@@ -154,7 +155,7 @@ def _measure_pool(cubes: Mapping[str, Any], measure: str) -> MeasurePool:
                  "after removing duplicates and the bottom 10%: it is left out of the study "
                  "(a trial needs two runs of one collection)")
             continue
-        margins = _fitted_margins(kept)
+        margins = _fitted_margins(kept, cache_bytes)
         failures += margins.failures
         for fam, count in pd.Series(margins.family).value_counts().items():
             families[fam] = families.get(fam, 0) + int(count)
@@ -194,23 +195,41 @@ class _FittedMargins:
 #: Margins fitted in this process, by the fit and the digest of the scores it was given
 #: (labels, values, attrs), most recently used last: a second pool over the same
 #: collections (another family set, a pool read from a file) reuses them instead of
-#: refitting (seconds a collection). At most :data:`MARGIN_CACHE_BYTES` are kept.
+#: refitting (seconds a collection). At most :data:`MARGIN_CACHE_SHARE` of the memory
+#: budget of the pool that last used it are kept (:func:`margin_cache_bytes`).
 _MARGIN_CACHE: OrderedDict[tuple[Any, str], _FittedMargins] = OrderedDict()
-#: Bytes of fitted margins kept for later pools (the least recently used go first).
-MARGIN_CACHE_BYTES = 128 << 20
+#: Share of the memory budget (``memory=``) that the fitted margins kept for later pools
+#: may take, the least recently used going first: half, 128 MiB of the default 256 MiB
+#: (the margins of the default study's collections and five measures take about 26 MiB:
+#: 33 kB a continuous margin, 10 kB an RR one).
+MARGIN_CACHE_SHARE = 0.5
 
 
-def _fitted_margins(kept: xr.DataArray) -> _FittedMargins:
+def margin_cache_bytes(memory: int | str | None = None) -> int:
+    """Bytes of fitted margins kept between pools under the memory budget ``memory``
+    (:func:`scorestd._options.memory_budget`): :data:`MARGIN_CACHE_SHARE` of it.
+
+    Examples
+    --------
+    >>> margin_cache_bytes("64MiB") == 32 * 2**20, margin_cache_bytes() == 128 * 2**20
+    (True, True)
+    """
+    return int(MARGIN_CACHE_SHARE * memory_budget(memory))
+
+
+def _fitted_margins(kept: xr.DataArray, cache_bytes: int) -> _FittedMargins:
     """The margins of the kept runs ``(topic, system)`` of one measure, fitted once per
     process for the same scores (the fit is deterministic; its warnings are counted,
-    not shown)."""
+    not shown); the margins kept for later are then trimmed to ``cache_bytes``."""
     # the fit is part of the key: margins fitted another way (fit_margins replaced, as a
     # study of other margin families does) are not reused
     key = (fit_margins,
            content_digest(kept.expand_dims(MEASURE).transpose(TOPIC, SYSTEM, MEASURE)))
     if key in _MARGIN_CACHE:
         _MARGIN_CACHE.move_to_end(key)
-        return _MARGIN_CACHE[key]
+        fitted = _MARGIN_CACHE[key]
+        _trim_margin_cache(cache_bytes)  # a smaller budget than the pool before's
+        return fitted
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ScorestdWarning)
         margins = fit_margins(kept)
@@ -225,10 +244,16 @@ def _fitted_margins(kept: xr.DataArray) -> _FittedMargins:
             a.flags.writeable = False
     fitted = _FittedMargins(*arrays, failures)
     _MARGIN_CACHE[key] = fitted
-    total = sum(m.nbytes for m in _MARGIN_CACHE.values())
-    while total > MARGIN_CACHE_BYTES and _MARGIN_CACHE:
-        total -= _MARGIN_CACHE.popitem(last=False)[1].nbytes
+    _trim_margin_cache(cache_bytes)
     return fitted
+
+
+def _trim_margin_cache(nbytes: int) -> None:
+    """Drop the least recently used margins until those kept take at most ``nbytes``
+    (margins larger than that on their own are not kept: the pool holds them)."""
+    total = sum(m.nbytes for m in _MARGIN_CACHE.values())
+    while total > nbytes and _MARGIN_CACHE:
+        total -= _MARGIN_CACHE.popitem(last=False)[1].nbytes
 
 
 class ErrorRatePool:
@@ -238,8 +263,11 @@ class ErrorRatePool:
     studies at any topic set size, effect, trial count or seed on the same collections,
     and grows as they draw pairs not fitted yet. Margins are fitted once per process for
     the same scores: another pool over the same collections (another family set, a pool
-    read with :meth:`load`) reuses them (up to 128 MiB of tables,
-    ``error_rate_pool.MARGIN_CACHE_BYTES``).
+    read with :meth:`load`) reuses them, from the margins kept in the process: at most
+    half the memory budget of the pool that last fitted or reused margins
+    (``error_rate_pool.MARGIN_CACHE_SHARE``; 128 MiB of the default 256 MiB), the least
+    recently used dropped first. Keeping them or not changes no result, only whether a
+    later pool refits them.
 
     Parameters
     ----------
@@ -249,6 +277,11 @@ class ErrorRatePool:
         Family set and selection of the pair copulas
         (:func:`~scorestd.simulation.copula.fit_pair_copula`): R VineCopula's
         ``BiCopSelect`` defaults, the paper's (default), or ``pyvinecopulib``'s.
+    memory : int or str, optional
+        Memory budget in bytes or as ``"512MB"`` (default ``$SCORESTD_MEMORY``, else
+        256 MiB): when ``pool[measure]`` is asked for, the fitted margins kept in the
+        process for later pools are trimmed to half of it (:meth:`measure_pool` takes
+        another budget; :func:`scorestd.error_rates` gives its own).
 
     Examples
     --------
@@ -263,9 +296,12 @@ class ErrorRatePool:
     """
 
     def __init__(self, collections: Mapping[str, Any], *,
-                 pair_families: PairFamilies = "bicopselect") -> None:
+                 pair_families: PairFamilies = "bicopselect",
+                 memory: int | str | None = None) -> None:
         self.cubes = dict(collections)
         self.pair_families = check_option(pair_families, PairFamilies, "pair_families")
+        memory_budget(memory)  # a bad budget is refused here, not at the first measure
+        self.memory = memory
         self._measures: dict[str, MeasurePool] = {}
         # pair copulas read from a file (keys, rows, fallbacks), by measure: the margins
         # of a measure are fitted when a study first asks for it
@@ -277,13 +313,31 @@ class ErrorRatePool:
         return list(self.cubes)
 
     def __getitem__(self, measure: str) -> MeasurePool:
+        return self.measure_pool(measure)
+
+    def measure_pool(self, measure: str, *, memory: int | str | None = None) -> MeasurePool:
+        """The margins and pair copulas of ``measure`` (``pool[measure]``), its margins
+        fitted (or taken from those kept in the process) the first time it is asked for;
+        the margins kept for later pools are then trimmed to half the memory budget
+        ``memory`` (default: the pool's ``memory``).
+
+        Examples
+        --------
+        >>> import scorestd
+        >>> pool = ErrorRatePool({"adhoc8": scorestd.datasets.load("adhoc8")})
+        >>> pool.measure_pool("ap", memory="64MiB") is pool["ap"]
+        True
+        """
+        cache_bytes = margin_cache_bytes(self.memory if memory is None else memory)
         if measure not in self._measures:
-            pool = _measure_pool(self.cubes, measure)
+            pool = _measure_pool(self.cubes, measure, cache_bytes)
             pool.pair_families = self.pair_families
             if measure in self._saved:
                 keys, rows, pool.fallbacks = self._saved.pop(measure)
                 pool.fitted.update(zip(map(tuple, keys.tolist()), rows, strict=True))
             self._measures[measure] = pool
+        else:  # the margins kept in the process within this budget too
+            _trim_margin_cache(cache_bytes)
         return self._measures[measure]
 
     def __repr__(self) -> str:
@@ -318,14 +372,16 @@ class ErrorRatePool:
             np.savez_compressed(fh, **arrays)
 
     @classmethod
-    def load(cls, path: str | os.PathLike, collections: Mapping[str, Any]) -> ErrorRatePool:
+    def load(cls, path: str | os.PathLike, collections: Mapping[str, Any], *,
+             memory: int | str | None = None) -> ErrorRatePool:
         """The pool saved at ``path`` for ``collections`` (refused if it was fitted to
         other collections or other scores, naming them), with the family set it was
-        fitted with."""
+        fitted with, and the memory budget ``memory``."""
         with np.load(Path(path), allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             pool = cls(collections, pair_families=meta.get("pair_families",
-                                                             UNRECORDED_PAIR_FAMILIES))
+                                                             UNRECORDED_PAIR_FAMILIES),
+                       memory=memory)
             if meta["collections"] != pool.collections:
                 raise OptionError(f"pool file {str(path)!r} was fitted to collections "
                                   f"{meta['collections']}, not {pool.collections}")
@@ -347,21 +403,22 @@ def _checksums(cubes: Mapping[str, Any]) -> list[str]:
 
 
 def resolve_pool(pool: Any, cubes: Mapping[str, Any], copula: SimulationCopula,
-                 pair_families: PairFamilies = "bicopselect"
-                 ) -> tuple[ErrorRatePool, Path | None]:
+                 pair_families: PairFamilies = "bicopselect",
+                 memory: int | str | None = None) -> tuple[ErrorRatePool, Path | None]:
     """The pool of a study: the one given, the file given (read if it exists), or new
-    (refused if fitted with another family set than ``pair_families``, naming both)."""
+    (refused if fitted with another family set than ``pair_families``, naming both); one
+    made or read here has the study's memory budget ``memory``."""
     check_option(copula, SimulationCopula, "copula")
     check_option(pair_families, PairFamilies, "pair_families")
     if pool is None:
-        return ErrorRatePool(cubes, pair_families=pair_families), None
+        return ErrorRatePool(cubes, pair_families=pair_families, memory=memory), None
     path = None
     if isinstance(pool, (str, os.PathLike)):
         path = Path(pool)
         if path.suffix != ".npz":
             raise OptionError(f"pool must be an ErrorRatePool or a .npz file; got {str(path)!r}")
-        pool = (ErrorRatePool.load(path, cubes) if path.exists()
-                else ErrorRatePool(cubes, pair_families=pair_families))
+        pool = (ErrorRatePool.load(path, cubes, memory=memory) if path.exists()
+                else ErrorRatePool(cubes, pair_families=pair_families, memory=memory))
     elif not isinstance(pool, ErrorRatePool):
         raise OptionError(f"pool must be an ErrorRatePool or a .npz path; got "
                           f"{type(pool).__name__}")

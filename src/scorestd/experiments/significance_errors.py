@@ -644,7 +644,9 @@ def error_rates(
         (default ``$SCORESTD_MEMORY``, else 256 MiB; :func:`~scorestd.experiments.engine.memory_budget`).
         A batch holds as many blocks of 64 trials as the budget has room for the working
         arrays of one block (about ``8 (B T + 64 B + 20 · 64 T)`` bytes); blocks are
-        computed one after the other, so memory does not grow with ``trials``.
+        computed one after the other, so memory does not grow with ``trials``. The
+        fitted margins kept in the process for a later study take at most half of it
+        (:class:`ErrorRatePool`; without ``memory``, half of a given pool's own budget).
     batch_size : int, optional
         Blocks of 64 trials per batch, overriding ``memory``.
     progress : bool, optional
@@ -754,7 +756,7 @@ def error_rates(
     else:
         measures = _study_measures(check_sequence("measures", measures, lambda n, v: str(v)),
                                    cubes)
-    study_pool, pool_path = resolve_pool(pool, cubes, copula, pair_families)
+    study_pool, pool_path = resolve_pool(pool, cubes, copula, pair_families, memory)
     root = _random.root_sequence(seed)
     shape1 = (len(measures), len(sizes), len(tests), 2, len(alphas_arr))
     type1, valid1 = np.zeros(shape1), np.zeros(shape1[:3])
@@ -787,7 +789,7 @@ def error_rates(
         nonlocal warned, fallbacks
         for m, measure in enumerate(measures):
             with job.part(fit_cost):
-                pool = study_pool[measure]
+                pool = study_pool.measure_pool(measure, memory=memory)
             warned += pool.failures
             families[measure] = pool.families
             before = pool.fallbacks

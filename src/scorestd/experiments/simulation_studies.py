@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._options import check_count, check_probability
+from .._options import check_count, check_fits_memory, check_probability, memory_budget
 from .._progress import progress_bar
 from ..design import topic_set_size
 from ..kernels.seeds import child_sequence, seed_record
@@ -43,6 +43,18 @@ def _standardize(model, x: np.ndarray) -> np.ndarray:
     if model is None:
         return x
     return model.transform(x, degenerate="unstandardized")
+
+
+def _t_block(n_topics: int, n_systems: int, memory: int | str | None) -> int:
+    """Trials per block of the paired t-tests of every system pair: a trial's scores
+    standardized and centred, its systems' cross-products and its pairs' moments within
+    the memory budget (beside the simulated trials, which :func:`scorestd.simulate`
+    checks)."""
+    pairs = n_systems * (n_systems - 1) // 2
+    per_trial = 8 * (2 * n_topics * n_systems + n_systems**2 + 6 * pairs)
+    check_fits_memory(per_trial, memory, f"the paired t-tests of one trial ({n_systems} "
+                      f"systems, {n_topics} topics)", instead="select fewer systems")
+    return max(1, memory_budget(memory) // per_trial)
 
 
 def _reads_files_first(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -166,7 +178,8 @@ def topic_set_validation(
         Required.
     memory : int or str, optional
         Memory budget of the simulated collections (as :func:`scorestd.simulate`):
-        collections over it are refused before they are drawn.
+        collections over it are refused before they are drawn. The paired t-tests of
+        every system pair run a block of trials at a time within it.
 
     Returns
     -------
@@ -216,11 +229,13 @@ def topic_set_validation(
             with job.part(trials * n):
                 cubes = simulate(sim, n_topics=n, trials=trials, memory=memory,
                                  seed=child_sequence(root, 1 + s)).values[..., 0]
-            t, df = paired_t_complete(_standardize(model, cubes))
-            crit = stats.t.ppf(1 - alpha / 2, df)
-            with np.errstate(invalid="ignore"):  # a NaN t (no variance) is no rejection
-                by_trial = ((np.abs(t[:, near]) > crit).mean(axis=1) if near.any()
-                            else np.full(trials, np.nan))
+            crit = stats.t.ppf(1 - alpha / 2, n - 1)
+            by_trial = np.full(trials, np.nan)
+            step = _t_block(n, len(sim.systems), memory)
+            for start in range(0, trials if near.any() else 0, step):
+                t, _ = paired_t_complete(_standardize(model, cubes[start:start + step]))
+                with np.errstate(invalid="ignore"):  # a NaN t (no variance): no rejection
+                    by_trial[start:start + step] = (np.abs(t[:, near]) > crit).mean(axis=1)
             # the pairs of one trial share its topics, the trials are independent: the
             # Monte Carlo SE is that of the mean of the trials' rates
             power = float(by_trial.mean())

@@ -14,7 +14,7 @@ from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.figures import save_figure
-from ..kernels.correlation import kendall_tau_b, pearson
+from ..kernels.correlation import _AGREEMENT_CELLS, kendall_tau_b, pearson
 from .simulator import TRIAL, Simulator
 
 __all__ = ["SimulationDiagnostics", "simulation_diagnostics"]
@@ -22,26 +22,85 @@ __all__ = ["SimulationDiagnostics", "simulation_diagnostics"]
 PAIR = "pair"
 
 
-def _pair_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Kendall τ_b and Pearson r over topics of every system pair: ``(…, T, S)`` →
-    ``(…, P)`` each, pairs of ``numpy.triu_indices(S, 1)``."""
+#: Bytes a system pair of a block of :func:`_pair_stats` takes, per topic: the two
+#: systems' scores copied side by side (16), Pearson's deviations and product (24) and
+#: the Kendall kernel's NaN masks (2), rounded up (measured with tracemalloc).
+PAIR_BYTES_PER_TOPIC = 48
+#: Bytes of float64 values kept per system pair whatever the block: the sums and counts
+#: over trials, the observed and simulated τ and r, the copula's τ and the pair indices.
+KEPT_BYTES_PER_PAIR = 8 * 11
+
+
+def _kendall_pair_bytes(n_topics: int) -> tuple[int, int]:
+    """Bytes of the Kendall kernel's comparison matrices for one pair (four boolean
+    T × T matrices and the counts of their rows) and how many pairs one of its chunks
+    holds (:data:`~scorestd.kernels.correlation._AGREEMENT_CELLS` cells a matrix)."""
+    return 4 * n_topics * n_topics + 32 * n_topics, max(1, _AGREEMENT_CELLS // n_topics**2)
+
+
+def pair_block(n_topics: int, n_systems: int, memory: int | str | None,
+               held: int = 0) -> int:
+    """System pairs per block of :func:`_pair_stats` over ``n_topics`` topics: what is
+    left of the memory budget after the values kept per pair
+    (:data:`KEPT_BYTES_PER_PAIR`) and ``held`` bytes of scores, at
+    :data:`PAIR_BYTES_PER_TOPIC` bytes a topic a pair beside the Kendall kernel's
+    comparison matrices (of at most one of its chunks of pairs).
+
+    Refused (:class:`~scorestd.errors.OptionError` naming the sizes) when not even one
+    pair fits.
+
+    Examples
+    --------
+    >>> pair_block(150, 130, "8MB"), pair_block(150, 130, "256MB")  # of 8385 pairs
+    (863, 8385)
+    """
+    pairs = n_systems * (n_systems - 1) // 2
+    fixed = KEPT_BYTES_PER_PAIR * pairs + held
+    per_pair = PAIR_BYTES_PER_TOPIC * n_topics
+    matrices, chunk = _kendall_pair_bytes(n_topics)
+    check_fits_memory(fixed + per_pair + matrices, memory,
+                      f"the pairwise statistics of {n_systems} systems ({pairs} pairs) over "
+                      f"{n_topics} topics", instead="select fewer systems or topics")
+    left = memory_budget(memory) - fixed
+    if left >= (per_pair + matrices) * chunk:  # a whole chunk of the kernel, and more
+        block = (left - matrices * chunk) // per_pair
+    else:
+        block = left // (per_pair + matrices)
+    return int(max(1, min(pairs, block)))
+
+
+def _pair_stats(x: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
+    """Kendall τ_b and Pearson r over topics of every system pair: ``(T, S)`` → ``(P,)``
+    each, pairs of ``numpy.triu_indices(S, 1)``, ``block`` pairs at a time
+    (:func:`pair_block`)."""
     i, j = np.triu_indices(x.shape[-1], k=1)
-    xi, xj = np.swapaxes(x[..., i], -1, -2), np.swapaxes(x[..., j], -1, -2)
-    return kendall_tau_b(xi, xj), pearson(xi, xj)
+    tau, r = np.empty(len(i)), np.empty(len(i))
+    by_system = x.T  # rows of the pairs' systems gathered contiguous: (pairs, T)
+    for start in range(0, len(i), block):
+        pairs = slice(start, start + block)
+        xi, xj = by_system[i[pairs]], by_system[j[pairs]]
+        tau[pairs], r[pairs] = kendall_tau_b(xi, xj), pearson(xi, xj)
+    return tau, r
 
 
-def _mean_pair_stats(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _mean_pair_stats(trials: xr.DataArray, memory: int | str | None
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_pair_stats` of each trial of ``(N, T, S)`` scores, averaged over the trials
-    where it is defined; one trial at a time (memory of one trial's pairs, a bar)."""
-    sums = [np.zeros(values.shape[-1] * (values.shape[-1] - 1) // 2) for _ in range(2)]
+    where it is defined: trials read a block at a time (:func:`block_trials`), their
+    pairs a block at a time (:func:`pair_block`), a bar over the trials."""
+    n_trials, n_topics, n_sys = trials.shape
+    step = min(n_trials, block_trials(n_topics, n_sys, memory))
+    block = pair_block(n_topics, n_sys, memory, held=8 * step * n_topics * n_sys)
+    sums = [np.zeros(n_sys * (n_sys - 1) // 2) for _ in range(2)]
     counts = [np.zeros_like(sums[0]) for _ in range(2)]
-    with progress_bar(len(values), "diagnostics", unit="trial") as job:
-        for trial in values:
-            for k, stat in enumerate(_pair_stats(trial)):
-                ok = np.isfinite(stat)
-                sums[k][ok] += stat[ok]
-                counts[k] += ok
-            job.advance(1)
+    with progress_bar(n_trials, "diagnostics", unit="trial") as job:
+        for start in range(0, n_trials, step):
+            for trial in np.asarray(trials[start:start + step].values):
+                for k, stat in enumerate(_pair_stats(trial, block)):
+                    ok = np.isfinite(stat)
+                    sums[k][ok] += stat[ok]
+                    counts[k] += ok
+                job.advance(1)
     with np.errstate(invalid="ignore", divide="ignore"):  # NaN where no trial defines it
         return sums[0] / counts[0], sums[1] / counts[1]
 
@@ -178,12 +237,14 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
         Output of :func:`scorestd.simulate` for that simulator.
     max_trials : int
         Pairwise τ and r are averaged over at most this many trials (they cost
-        O(S² T²) each).
+        O(S² T²) time each).
     memory : int or str, optional
         Memory budget (as :func:`scorestd.simulate`; default ``$SCORESTD_MEMORY`` or
         256 MiB): the moments of collections read from a file are computed a block of
-        trials at a time within it, and the ``max_trials`` trials of the pairwise
-        statistics, held at once, are refused over it.
+        trials at a time within it; the pairwise statistics read the trials a block at
+        a time and compute a block of system pairs at a time (about 48 bytes a topic a
+        pair), beside the 88 bytes a pair of their results. Sizes where not even one pair
+        fits are refused (:class:`~scorestd.errors.OptionError` naming them).
 
     Returns
     -------
@@ -223,14 +284,11 @@ def simulation_diagnostics(simulator: Simulator, simulated: xr.DataArray, *,
     if one.dtype != np.float64:  # (astype would read a file opened lazily whole)
         one = one.astype(np.float64)
     # moments chunk by chunk (of a dask-backed cube, or of one read from a file), and
-    # only the first max_trials trials in memory for the pairwise statistics
+    # the first max_trials trials for the pairwise statistics, read a block at a time
     moments = _moments(one, memory)
     obs = np.asarray(simulator.observed.values, dtype=np.float64)
-    obs_tau, obs_r = _pair_stats(obs)
-    first = one.isel({TRIAL: slice(0, max_trials)})
-    check_fits_memory(8 * first.size, memory, f"the {first.sizes[TRIAL]} trials of the "
-                      "pairwise statistics", instead="lower max_trials")
-    sim_tau, sim_r = _mean_pair_stats(np.asarray(first.values))
+    obs_tau, obs_r = _pair_stats(obs, pair_block(*obs.shape, memory, held=obs.nbytes))
+    sim_tau, sim_r = _mean_pair_stats(one.isel({TRIAL: slice(0, max_trials)}), memory)
     i, j = np.triu_indices(len(simulator.systems), k=1)
     data = {
         "observed_mean": (SYSTEM, obs.mean(axis=0)),
