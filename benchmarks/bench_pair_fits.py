@@ -58,7 +58,7 @@ def by_family(pairs: list[np.ndarray]) -> None:
     for k, x in enumerate(pairs):
         start = time.process_time()
         u = np.asfortranarray(pseudo_observations_random_ties(x, np.random.default_rng(k)))
-        tau = bs._kendall_tau(u)
+        tau = bs._empirical_tau(u)
         families = bs.preselected_families(u, tau)
         spent["pseudo-observations, τ, preselection"] += time.process_time() - start
         controls = pv.FitControlsBicop(parametric_method="mle", num_threads=1)

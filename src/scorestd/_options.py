@@ -35,6 +35,7 @@ __all__ = [
     "Delimiter",
     "DesignMethod",
     "DesignTest",
+    "DiscreteKernelCriterion",
     "ErrorDistribution",
     "ErrorRateFigure",
     "FitDistance",
@@ -52,6 +53,7 @@ __all__ = [
     "SimulationCopula",
     "SplitExtra",
     "SplitKind",
+    "TawnBounds",
     "TieRule",
     "Ties",
     "TopicSet",
@@ -92,6 +94,9 @@ SimulationCopula = Literal["vine", "gaussian"]
 #: Family set of the pair copulas of an error-rate study: ``pyvinecopulib``'s parametric
 #: families and selection, or R VineCopula's ``BiCopSelect`` defaults (the paper's).
 PairFamilies = Literal["vinecopulib", "bicopselect"]
+#: Where BiCopSelect's Tawn types are fitted: VineCopula's box around the empirical τ, or
+#: the whole parameter space of ``pyvinecopulib``'s Tawn.
+TawnBounds = Literal["vinecopula", "full"]
 #: The family set of pair copulas fitted before the set was recorded (results folders,
 #: pool files and results written then hold pyvinecopulib's).
 UNRECORDED_PAIR_FAMILIES: PairFamilies = "vinecopulib"
@@ -135,6 +140,9 @@ BandwidthRule = Literal["silverman", "scott", "plugin"]
 #: Smoothing rules of the beta kernel margin (``bde``: ``b = n^(-2/5)``, R's ``bde``
 #: default, as simIReff; the Gaussian rules give ``b = h² / mean x(1 − x)``).
 BetaKernelBandwidth = Literal["bde", "silverman", "scott", "plugin"]
+#: Where the least-squares cross-validation of the ordered discrete kernel margin sums
+#: the squared estimate: over all the integers (R np's ``cv.ls``) or the support only.
+DiscreteKernelCriterion = Literal["whole_line", "support"]
 #: File formats of score cubes (``parquet``: a long table, with pyarrow installed).
 Format = Literal["netcdf", "matrix", "long", "trec_eval", "parquet"]
 #: Runs (or files) that cover different topics: keep the topics all cover, every topic

@@ -190,8 +190,18 @@ def test_ordered_kernel_criteria_differ_and_bad_criterion_is_refused():
     line = _fit(OrderedKernelMargin(support=P10), x)[0]["bandwidth"][0]
     support = _fit(OrderedKernelMargin(support=P10, criterion="support"), x)[0]["bandwidth"][0]
     assert line < support  # mass beyond the support counts against wide kernels
-    with pytest.raises(OptionError, match="criterion must be one of whole_line, support"):
+    with pytest.raises(OptionError, match="criterion must be one of 'whole_line', 'support'; "
+                                          "got 'np'"):
         OrderedKernelMargin(support=P10, criterion="np")
+
+
+@pytest.mark.parametrize(("bad", "shown"), [(0, "0"), (-2.5, "-2.5"), ("2", "'2'"),
+                                             (float("nan"), "nan"), (True, "True")])
+def test_ordered_kernel_bad_multiplier_is_an_option_error(bad, shown):
+    # an OptionError is a ValueError too: callers that caught ValueError still do
+    with pytest.raises(OptionError, match=rf"^multiplier must be a (finite )?number.*; got {shown}$"):
+        OrderedKernelMargin(support=P10, multiplier=bad)
+    assert issubclass(OptionError, ValueError)
 
 
 def test_effective_df_of_the_smoothers():

@@ -96,8 +96,21 @@ def test_fit_tawn_type_recovers_known_parameters():
     u = true.sample(4000, seeds=[1, 2, 3])
     boxed, full = bs.fit_tawn_type(u, 1, 0), bs.fit_tawn_type(u, 1, 0, bounds="full")
     np.testing.assert_allclose(boxed.parameters, full.parameters, atol=1e-3)
-    with pytest.raises(ValueError, match="bounds must be"):
+    with pytest.raises(OptionError, match="bounds must be one of 'vinecopula', 'full'; "
+                                          "got 'wide'"):
         bs.fit_tawn_type(u, 1, 0, bounds="wide")
+
+
+def test_bad_tawn_bounds_is_refused_not_a_tawn_left_out():
+    # each candidate's fit is tried and a ValueError leaves that family out: a bad
+    # tawn_bounds must be refused before, not drop the Tawn types that fit these data
+    u = bs._tawn(pv, 1, 0, 4.0, 0.6).sample(500, seeds=[1, 2, 3])
+    codes = [c.code for c in bs.bicopselect_candidates(u, tawn_bounds="full")]
+    assert 104 in codes and 204 in codes
+    for call in (bs.bicopselect_candidates, bs.fitted_candidates, bs.bicopselect):
+        with pytest.raises(OptionError, match="tawn_bounds must be one of 'vinecopula', "
+                                              "'full'; got 'box'"):
+            call(u, tawn_bounds="box")
 
 
 def test_loglik_and_aic_choice_on_a_plain_loop(pairs):
@@ -129,7 +142,7 @@ def test_preselection_follows_the_tails():
     fams = bs.preselected_families(upper)
     assert 104 in fams and 114 not in fams and 0 in fams and 2 in fams
     assert bs.preselected_families(1 - upper) == bs.preselected_families(
-        1 - upper, tau=bs.stats.kendalltau(upper[:, 0], upper[:, 1]).statistic)
+        1 - upper, tau=stats.kendalltau(upper[:, 0], upper[:, 1]).statistic)
     assert 114 in bs.preselected_families(1 - upper)
     neg = np.column_stack([u[:, 0], 1 - u[:, 1]])
     assert all(c in bs._NEGATIVE or c == 0 for c in bs.preselected_families(neg))
@@ -238,14 +251,15 @@ def test_error_rates_with_bicopselect_families():
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 70), levels=st.integers(1, 200),
        nan=st.booleans())
-def test_kendall_tau_is_scipys_number_bit_for_bit(seed, n, levels, nan):
-    # tie-free columns take the direct count; ties, NaN and n < 2 go to scipy
+def test_empirical_tau_is_scipys_number_bit_for_bit(seed, n, levels, nan):
+    # the preselection's thresholds and the Tawn boxes compare this τ: scipy's number, as
+    # the kernel's τ_b gives it, with ties, NaN and fewer than two rows (NaN)
     rng = np.random.default_rng(seed)
     u = rng.integers(0, levels, (n, 2)) / levels + rng.random((n, 2)) * (levels > 100)
     if nan and n:
         u[rng.integers(n), rng.integers(2)] = np.nan
     expected = float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
-    assert np.array_equal(bs._kendall_tau(u), expected, equal_nan=True)
+    assert np.array_equal(bs._empirical_tau(u), expected, equal_nan=True)
 
 
 @settings(max_examples=60, deadline=None)

@@ -136,6 +136,8 @@ def test_bad_arguments(sim):
         simulate("adhoc8", seed=1)
     with pytest.raises(ValueError, match="copula must be one of"):
         fit_simulator(scorestd.datasets.load("adhoc8_ap"), copula="t")
+    with pytest.raises(OptionError, match=r"corr must be a square matrix; got shape \(2, 3\)"):
+        GaussianCopula(np.zeros((2, 3)))
 
 
 def test_vine_copula_simulates():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 import scorestd
-from scorestd.errors import ScoreDataError, ScorestdWarning
+from scorestd.errors import OptionError, ScoreDataError, ScorestdWarning
 from scorestd.models import _grid
 from scorestd.simulation import fit_margins, solve_mean_transform, support_of
 
@@ -130,12 +130,24 @@ def test_mean_transform_hits_its_target_to_1e6(ap_margins):
     assert draws[:, s].mean() == pytest.approx(0.6, abs=4 * draws[:, s].std() / 200)
 
 
-def test_mean_transform_bad_targets(ap_margins):
+def test_mean_transform_bad_targets(ap_margins, adhoc8):
     s = str(ap_margins.systems[0])
-    with pytest.raises(ValueError, match=r"strictly between 0 and 1.*" + s):
+    with pytest.raises(OptionError, match=rf"^target mean must be strictly between 0 and 1; "
+                                          rf"got 1.2 for system '{s}'$"):
         ap_margins.transform({s: 1.2})
-    with pytest.raises(ValueError, match="unknown system"):
+    with pytest.raises(OptionError, match="^target names an unknown system 'nope'; the "
+                                          "systems are"):
         ap_margins.transform({"nope": 0.3})
+    with pytest.raises(OptionError, match=r"^target needs one value per system \(\d+\); "
+                                          r"got shape \(2,\)$"):
+        ap_margins.transform([0.2, 0.3])
+    # a P@10 margin of mean 0.025 cannot be moved to 0.9999999 (shown as it was given)
+    p10 = fit_margins(adhoc8, measure="p10")
+    with pytest.raises(OptionError, match=r"^target mean 0.9999999 cannot be reached from "
+                                          r"system 'run1' \(mean 0.0246742\)"):
+        p10.transform({"run1": 0.9999999})
+    with pytest.raises(OptionError, match=r"^u must be probabilities in \[0, 1\]; got 1.5$"):
+        ap_margins.icdf(np.full((1, len(ap_margins.systems)), 1.5))
     # a discrete margin whose support tops at 0.5 cannot reach a mean of 0.7
     table = np.cumsum([[0.5, 0.5, 0.0]], axis=1)
     a, _, ok = solve_mean_transform(table, np.array([0.7]), support=np.array([0.0, 0.5, 1.0]))

@@ -252,6 +252,47 @@ def test_real_degenerate_topic_is_found_and_left_unstandardized(p10):
     np.testing.assert_allclose(n.isel(topic=~degenerate).values, standardize(ok, "normal").values)
 
 
+LOCATION_SCALE_WORDING = "left unstandardized (μ=0, σ=1, as the published reference code does)"
+RAW_SCORE_WORDING = "left unstandardized: the raw score, clipped to [0, 1]"
+
+
+@pytest.mark.parametrize(("model", "wording", "expected"), [
+    ("normal", LOCATION_SCALE_WORDING, stats.norm.cdf),
+    ("z", LOCATION_SCALE_WORDING, lambda raw: raw),
+    ("empirical", RAW_SCORE_WORDING, lambda raw: raw),
+])
+def test_degenerate_warning_says_what_the_model_keeps(p10, model, wording, expected):
+    # t17 of TREC-5 P@10: every run scores the same; the warning's words and the scores
+    # the topic gets agree (location-scale models: μ=0, σ=1; E-std: the raw score)
+    message = ("model {!r}: all reference systems score the same on measure 'p10': "
+               "topics ['t17']; these topics are {}")
+    with pytest.warns(ScorestdWarning) as caught:
+        out = standardize(p10, model)
+    assert [str(w.message) for w in caught] == [message.format(model, wording)]
+    raw = p10.sel(topic="t17").values
+    np.testing.assert_allclose(out.sel(topic="t17").values, expected(raw), rtol=1e-15)
+
+
+@pytest.mark.parametrize("model", scorestd.models.model_names())
+def test_every_models_degenerate_wording_matches_its_scores(model):
+    # one wording per kind of fallback: μ=0, σ=1 (the model's cdf at those parameters) or
+    # the raw score clipped to [0, 1] (E-std is unbounded: 1.5 there gives 1)
+    values = np.array([[0.2, 0.5, 0.9, 0.4], [0.7, 0.7, 0.7, 0.7], [0.1, 0.3, 0.6, 0.8]])
+    fitted = scorestd.models.get_model(model)()
+    if not fitted.bounded:
+        values[1] = 1.5
+    with pytest.warns(ScorestdWarning) as caught:
+        out = standardize(scorestd.cube(values), model)
+    [message] = [str(w.message) for w in caught]
+    kept = out.values[1, :, 0]
+    if message.endswith(LOCATION_SCALE_WORDING):
+        np.testing.assert_array_equal(
+            kept, fitted._cdf(values[1], mean=np.float64(0.0), sd=np.float64(1.0)))
+    else:
+        assert message.endswith(RAW_SCORE_WORDING) and "μ" not in message
+        np.testing.assert_array_equal(kept, np.clip(values[1], 0, 1))
+
+
 def test_degenerate_nan_and_raise_policies(p10):
     with pytest.warns(ScorestdWarning, match="NaN"):
         y = standardize(p10, "uniform", degenerate="nan")

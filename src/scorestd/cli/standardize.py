@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(netCDF), to standardize other runs against it later")
     p.add_argument("--degenerate", choices=get_args(Degenerate), default="unstandardized",
                    help="topics whose reference systems all score the same (default: "
-                        "unstandardized, mu=0 sigma=1 as the published code)")
+                        "unstandardized: mu=0 sigma=1 for the location-scale models, as "
+                        "the published code; the raw score for the others)")
     p.add_argument("--to", choices=("netcdf", "long", "matrix", "parquet"),
                    help="output format (default: from the suffix)")
     p.add_argument("--cross-collection", action="store_true",

@@ -132,8 +132,9 @@ def smoothing_experiment(
     Notes
     -----
     A topic on which the reference systems of a trial all score the same cannot be
-    standardized; it is left unstandardized (μ=0, σ=1), as :func:`scorestd.standardize`
-    does by default, without a warning per trial.
+    standardized; it is left unstandardized, as :func:`scorestd.standardize` does by
+    default (μ=0, σ=1 for ``"z"``, ``"N"`` and ``"U"``; the raw score for ``"E"``),
+    without a warning per trial.
 
     Examples
     --------

@@ -121,7 +121,7 @@ def kendall_tau_a(x, y, axis=-1):
 
 
 def kendall_tau_b(x, y, axis=-1):
-    """Kendall's τ_b, equal to :func:`scipy.stats.kendalltau` (``variant="b"``).
+    """Kendall's τ_b: :func:`scipy.stats.kendalltau`'s number (``variant="b"``), bit for bit.
 
     τ_b = (C − D) / sqrt((n0 − n1)(n0 − n2)) with n0 = S(S−1)/2 and n1, n2 the
     numbers of tied pairs in ``x`` and ``y``.
@@ -403,7 +403,9 @@ def _agreement_chunk(x, y, tau_b, tau_ap_b, ws) -> None:
     ties_y = n0 - (p_y - 1).sum(axis=-1, dtype=np.int64)
     cd = (concordant - discordant).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        tau_b[...] = cd / np.sqrt((n0 - ties_x) * (n0 - ties_y))
+        # scipy.stats.kendalltau's operations in its order and its clip: its number, bit
+        # for bit (the counts are exact integers in float64)
+        tau_b[...] = np.clip(cd / np.sqrt(n0 - ties_x) / np.sqrt(n0 - ties_y), -1.0, 1.0)
     c_above = c_above.reshape(g * r, s)
     p_x = p_x.reshape(g * r, s)
     p_y = np.broadcast_to(p_y, (g, r, s)).reshape(g * r, s)

@@ -68,6 +68,9 @@ class Model:
     is_cdf: ClassVar[bool] = True
     #: Free parameters per topic, ``None`` for nonparametric models.
     n_params: ClassVar[int | None] = None
+    #: What :meth:`_unstandardized_cdf` gives a degenerate topic, in words: the warning
+    #: naming such topics says it (a model that overrides one overrides the other).
+    _unstandardized_wording: ClassVar[str] = "left unstandardized: the raw score, clipped to [0, 1]"
 
     def __init__(self, **options: Any) -> None:
         unknown = set(options) - set(self.defaults())
@@ -294,7 +297,7 @@ class Model:
             _check_unit_rows(values, self.name, labels, what="reference scores")
         deg = rows.low == rows.high
         if deg.any() and (warn_degenerate or degenerate == "raise"):
-            _handle_degenerate(deg, labels, self.name, degenerate)
+            _handle_degenerate(deg, labels, self, degenerate)
         return deg
 
     def _params_dataset(self, ref: xr.DataArray, params: dict[str, np.ndarray],
@@ -361,7 +364,8 @@ class Model:
     _logpdf: Callable[..., np.ndarray] | None = None
 
     def _unstandardized_cdf(self, x: np.ndarray) -> np.ndarray:
-        """The cdf a degenerate topic keeps under ``degenerate="unstandardized"``.
+        """The cdf a degenerate topic keeps under ``degenerate="unstandardized"``
+        (:attr:`_unstandardized_wording` describes it).
 
         Models without location and scale leave the raw score (the standard uniform
         cdf); location-scale models override this with μ=0, σ=1.
@@ -588,9 +592,11 @@ class _RowSummary(NamedTuple):
                        np.nanmax(values, axis=-1), True)
 
 
-def _handle_degenerate(deg: np.ndarray, labels: xr.DataArray | None, model: str,
+def _handle_degenerate(deg: np.ndarray, labels: xr.DataArray | None, model: Model,
                        policy: str) -> None:
-    """Warn about (or, under ``"raise"``, refuse) the degenerate rows, named per measure."""
+    """Warn about (or, under ``"raise"``, refuse) the degenerate rows, named per measure;
+    the warning says what the policy gives them (under ``"unstandardized"``, what the
+    model keeps: :attr:`Model._unstandardized_wording`)."""
     if labels is None:
         where = f"rows {[tuple(int(i) for i in k) for k in np.argwhere(deg)[:10]]}"
     else:
@@ -601,9 +607,8 @@ def _handle_degenerate(deg: np.ndarray, labels: xr.DataArray | None, model: str,
         where = "; ".join(f"measure {m!r}: topics {ts}" for m, ts in topics.items() if ts)
     if policy == "raise":
         raise ScoreDataError(
-            f"model {model!r}: all reference systems score the same on {where} "
+            f"model {model.name!r}: all reference systems score the same on {where} "
             f"(choose degenerate='unstandardized' or 'nan' to go on)")
-    what = ("left unstandardized (μ=0, σ=1, as the published reference code does)"
-            if policy == "unstandardized" else "set to NaN")
-    warn(f"model {model!r}: all reference systems score the same on {where}; "
+    what = model._unstandardized_wording if policy == "unstandardized" else "set to NaN"
+    warn(f"model {model.name!r}: all reference systems score the same on {where}; "
          f"these topics are {what}")

@@ -21,6 +21,8 @@ class LocationScaleModel(Model):
     """
 
     n_params: ClassVar[int | None] = 2
+    _unstandardized_wording: ClassVar[str] = (
+        "left unstandardized (μ=0, σ=1, as the published reference code does)")
 
     @classmethod
     def param_names(cls) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import optimize, special
 
-from ..errors import OptionError
+from .._options import DiscreteKernelCriterion, check_option, check_positive
 from ..measures import measure_info
 from .margins import DiscreteMargin
 
@@ -151,10 +151,6 @@ def _fit_betabinom(counts: np.ndarray, k: np.ndarray, n: int) -> tuple[float, fl
 #: decimal).
 REFINEMENTS = (50, 21, 21)
 
-#: The bandwidth criteria of :class:`OrderedKernelMargin`.
-CV_CRITERIA = ("whole_line", "support")
-
-
 class OrderedKernelMargin(DiscreteMargin):
     """Ordered discrete kernel density of Wang & van Ryzin (1981) on the support index.
 
@@ -192,12 +188,8 @@ class OrderedKernelMargin(DiscreteMargin):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        mult = self.options["multiplier"]
-        if not (np.isscalar(mult) and float(mult) > 0):
-            raise ValueError(f"multiplier must be a positive number; got {mult!r}")
-        if self.options["criterion"] not in CV_CRITERIA:
-            raise OptionError(f"criterion must be one of {', '.join(CV_CRITERIA)}; got "
-                              f"{self.options['criterion']!r}")
+        check_positive("multiplier", self.options["multiplier"])
+        check_option(self.options["criterion"], DiscreteKernelCriterion, "criterion")
 
     @classmethod
     def param_names(cls) -> tuple[str, ...]:

@@ -31,9 +31,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import optimize, special
 
+from .._options import TawnBounds, check_option
 from ..kernels.blas import limited_blas
+from ..kernels.correlation import kendall_tau_b
 
 __all__ = ["BicopCandidate", "bicopselect", "bicopselect_candidates", "fit_tawn_type",
            "fitted_candidates", "least_aic", "preselected_families", "vinecopula_family"]
@@ -82,6 +84,7 @@ def preselected_families(u: np.ndarray, tau: float | None = None) -> list[int]:
 
     Examples
     --------
+    >>> from scipy import stats
     >>> rng = np.random.default_rng(0)
     >>> z = rng.multivariate_normal([0, 0], [[1, 0.5], [0.5, 1]], 200)
     >>> fams = preselected_families(stats.norm.cdf(z))
@@ -90,7 +93,7 @@ def preselected_families(u: np.ndarray, tau: float | None = None) -> list[int]:
     """
     u = np.asarray(u, dtype=np.float64)
     if tau is None:
-        tau = _kendall_tau(u)
+        tau = _empirical_tau(u)
     if tau == 0 or not np.isfinite(tau):
         return list(ALL_FAMILIES)
     x = special.ndtri(u)  # stats.norm.ppf's numbers, without its checks
@@ -140,29 +143,11 @@ def _quadrant_corr(x: np.ndarray, s1: int, s2: int) -> float:
     return float(np.clip(c[0, 1] / sd[0] / sd[1], -1, 1))
 
 
-def _kendall_tau(u: np.ndarray) -> float:
-    """Kendall's τ of the two columns of ``u`` ``(N, 2)``: ``scipy.stats.kendalltau``'s
-    number, bit for bit (its τ_b formula), counted directly when neither column has a
-    tie or a NaN (pseudo-observations with ties broken: a fit's every call), else
-    computed by scipy.
-
-    Examples
-    --------
-    >>> u = np.array([[0.1, 0.2], [0.4, 0.3], [0.3, 0.9], [0.8, 0.7]])
-    >>> _kendall_tau(u) == float(stats.kendalltau(u[:, 0], u[:, 1]).statistic)
-    True
-    """
-    a, b = u[:, 0], u[:, 1]
-    n = len(a)
-    sa, sb = np.sort(a), np.sort(b)
-    if n < 2 or np.isnan(sa[-1]) or np.isnan(sb[-1]) or np.any(sa[1:] == sa[:-1]) \
-            or np.any(sb[1:] == sb[:-1]):
-        return float(stats.kendalltau(a, b).statistic)
-    by_a = b[np.argsort(a)]
-    discordant = int(np.count_nonzero(np.triu(by_a[:, None] > by_a[None, :], 1)))
-    total = n * (n - 1) // 2
-    tau = (total - 2 * discordant) / np.sqrt(total) / np.sqrt(total)
-    return float(np.minimum(1.0, max(-1.0, tau)))
+def _empirical_tau(u: np.ndarray) -> float:
+    """Kendall's τ_b of the two columns of ``u`` ``(N, 2)``, ``scipy.stats.kendalltau``'s
+    number bit for bit (:func:`scorestd.kernels.correlation.kendall_tau_b`); NaN below
+    two rows or with a NaN."""
+    return float(kendall_tau_b(u[:, 0], u[:, 1])) if len(u) >= 2 else np.nan
 
 
 def _tawn(pv: Any, tawn_type: int, rotation: int, theta: float, psi: float) -> Any:
@@ -173,7 +158,7 @@ def _tawn(pv: Any, tawn_type: int, rotation: int, theta: float, psi: float) -> A
 
 @limited_blas  # tiny BLAS calls in L-BFGS-B: one thread (kernels.blas)
 def fit_tawn_type(u: np.ndarray, tawn_type: int, rotation: int, *, tau: float | None = None,
-                  bounds: str = "vinecopula") -> Any:
+                  bounds: TawnBounds = "vinecopula") -> Any:
     """A Tawn copula of one type (1: ``ψ₂ = 1``, 2: ``ψ₁ = 1``) and rotation fitted to
     ``u`` ``(N, 2)`` by maximum likelihood (L-BFGS-B on ``pyvinecopulib``'s density).
 
@@ -208,17 +193,16 @@ def fit_tawn_type(u: np.ndarray, tawn_type: int, rotation: int, *, tau: float | 
     """
     from .copula import _vine_module
 
+    check_option(bounds, TawnBounds, "bounds")
     pv = _vine_module()
     u = np.asfortranarray(np.asarray(u, dtype=np.float64))
     if tau is None:
-        tau = _kendall_tau(u)
+        tau = _empirical_tau(u)
     a = abs(tau)
     if bounds == "vinecopula":
         box = [_THETA_BOUNDS, (max(a - 0.1, _PSI_BOUNDS[0]), min(a + 0.2, _PSI_BOUNDS[1]))]
-    elif bounds == "full":
-        box = [(1.0, 60.0), (0.0, 1.0)]
     else:
-        raise ValueError(f"bounds must be 'vinecopula' or 'full', not {bounds!r}")
+        box = [(1.0, 60.0), (0.0, 1.0)]
     start = np.clip([1 + 6 * a, min(a + 0.1, 0.999)], [b[0] for b in box], [b[1] for b in box])
 
     copula = _tawn(pv, tawn_type, rotation, start[0], start[1])
@@ -277,13 +261,14 @@ class BicopCandidate:
         return -2 * self.loglik + 2 * self.npars
 
 
-def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
+def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: TawnBounds = "vinecopula"
                            ) -> list[BicopCandidate]:
     """Every candidate of ``BiCopSelect`` on ``u`` ``(N, 2)``, fitted (VineCopula's
     preselection and order; a family that fails to fit is left out).
 
     Examples
     --------
+    >>> from scipy import stats
     >>> rng = np.random.default_rng(0)
     >>> z = rng.multivariate_normal([0, 0], [[1, 0.5], [0.5, 1]], 200)
     >>> cands = bicopselect_candidates(stats.norm.cdf(z))
@@ -294,7 +279,7 @@ def bicopselect_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
 
 
 @limited_blas
-def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
+def fitted_candidates(u: np.ndarray, *, tawn_bounds: TawnBounds = "vinecopula"
                       ) -> tuple[list[BicopCandidate], int]:
     """:func:`bicopselect_candidates` and how many preselected candidates there were (the
     difference: the families that failed to fit and were left out), from one
@@ -302,6 +287,7 @@ def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
 
     Examples
     --------
+    >>> from scipy import stats
     >>> rng = np.random.default_rng(0)
     >>> z = rng.multivariate_normal([0, 0], [[1, 0.5], [0.5, 1]], 200)
     >>> cands, preselected = fitted_candidates(stats.norm.cdf(z))
@@ -310,9 +296,11 @@ def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
     """
     from .copula import _vine_module
 
+    # checked here: a fit's ValueError only leaves its family out of the candidates
+    check_option(tawn_bounds, TawnBounds, "tawn_bounds")
     pv = _vine_module()
     u = np.asfortranarray(np.asarray(u, dtype=np.float64))
-    tau = _kendall_tau(u)
+    tau = _empirical_tau(u)
     controls = pv.FitControlsBicop(parametric_method="mle", num_threads=1)
     out = []
     preselected = preselected_families(u, tau)
@@ -337,7 +325,7 @@ def fitted_candidates(u: np.ndarray, *, tawn_bounds: str = "vinecopula"
     return out, len(preselected)
 
 
-def bicopselect(u: np.ndarray, *, tawn_bounds: str = "vinecopula") -> BicopCandidate:
+def bicopselect(u: np.ndarray, *, tawn_bounds: TawnBounds = "vinecopula") -> BicopCandidate:
     """The copula ``BiCopSelect(u1, u2, selectioncrit = "AIC")`` selects for ``u``
     ``(N, 2)``: the candidate of least AIC (:func:`bicopselect_candidates`).
 

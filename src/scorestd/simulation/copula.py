@@ -31,7 +31,7 @@ from .._options import (
     check_sequence,
     check_trunc_level,
 )
-from ..errors import ScorestdError
+from ..errors import OptionError, ScorestdError
 from ..kernels.blas import limited_blas
 from ..kernels.vine import VineEdge, VinePlan, inverse_rosenblatt, vine_plan
 
@@ -71,7 +71,7 @@ class GaussianCopula:
     def __init__(self, corr: np.ndarray) -> None:
         corr = np.asarray(corr, dtype=np.float64)
         if corr.ndim != 2 or corr.shape[0] != corr.shape[1]:
-            raise ValueError(f"corr must be a square matrix; got shape {corr.shape}")
+            raise OptionError(f"corr must be a square matrix; got shape {corr.shape}")
         self.corr = corr
         vals, vecs = np.linalg.eigh((corr + corr.T) / 2)
         factor = vecs * np.sqrt(np.clip(vals, 0.0, None))

@@ -14,7 +14,7 @@ from scipy import special
 from .._options import MarginCriterion, check_option
 from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
-from ..errors import ScoreDataError, warn
+from ..errors import OptionError, ScoreDataError, warn
 from ..mapping import maps_extra_dims
 from ..measures import find_measure
 from ..models import _grid
@@ -202,8 +202,9 @@ class Margins:
         cdf for continuous margins (its round trip is within about 1e-6).
         """
         u = np.asarray(u, dtype=np.float64)
-        if np.any((u < 0) | (u > 1)):
-            raise ValueError("probabilities must lie in [0, 1]")
+        outside = (u < 0) | (u > 1)
+        if outside.any():
+            raise OptionError(f"u must be probabilities in [0, 1]; got {float(u[outside][0])!r}")
         return _grid.table_inverse(self.table, u, support=self.support)
 
     def sample(self, n: int, *, rng: Any = None) -> np.ndarray:
@@ -228,7 +229,7 @@ class Margins:
 
         Raises
         ------
-        ValueError
+        OptionError
             A target outside (0, 1), an unknown system, or a target the transform
             cannot reach (beyond the margin's support), naming the system.
 
@@ -246,26 +247,28 @@ class Margins:
             index = {str(s): i for i, s in enumerate(self.systems)}
             for system, value in target.items():
                 if str(system) not in index:
-                    raise ValueError(f"unknown system {system!r}")
+                    raise OptionError(f"target names an unknown system {system!r}; the "
+                                      f"systems are {list(index)[:10]}"
+                                      f"{' …' if len(index) > 10 else ''}")
                 goal[index[str(system)]] = float(value)
         else:
             goal = np.asarray(target, dtype=np.float64)
             if goal.shape != (len(self.systems),):
-                raise ValueError(f"target needs one value per system ({len(self.systems)}); "
-                                 f"got shape {goal.shape}")
+                raise OptionError(f"target needs one value per system ({len(self.systems)}); "
+                                  f"got shape {goal.shape}")
         todo = ~np.isnan(goal)
         bad = todo & ~((goal > 0) & (goal < 1))
         if bad.any():
             s = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"target mean must be strictly between 0 and 1; got "
-                             f"{goal[s]!r} for system {str(self.systems[s])!r}")
+            raise OptionError(f"target mean must be strictly between 0 and 1; got "
+                              f"{float(goal[s])!r} for system {str(self.systems[s])!r}")
         base = self._untransformed_table()
         a, b, ok = solve_mean_transform(base[todo], goal[todo], self.support)
         if not ok.all():
             s = int(np.flatnonzero(todo)[np.flatnonzero(~ok)[0]])
-            raise ValueError(f"target mean {goal[s]:g} cannot be reached from system "
-                             f"{str(self.systems[s])!r} (mean {self.mean[s]:g}) by the "
-                             "mean transform")
+            raise OptionError(f"target mean {float(goal[s])!r} cannot be reached from system "
+                              f"{str(self.systems[s])!r} (mean {self.mean[s]:g}) by the "
+                              "mean transform")
         new_a, new_b = self.a.copy(), self.b.copy()
         new_a[todo], new_b[todo] = a, b
         table = self.table.copy()  # the other systems keep their (transformed) margins

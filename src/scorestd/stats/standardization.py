@@ -55,13 +55,14 @@ def standardize(
     degenerate : {"unstandardized", "nan", "raise"}
         What to do with a topic whose reference systems all score the same (or that
         has a single reference score), e.g. a P@10 topic with no relevant document
-        retrieved by anyone. ``"unstandardized"`` (default) does what the published
-        reference code does: such a topic keeps μ=0, σ=1, so z-std gives the raw
-        score, N-std ``Φ(x)``, U-std ``clip(A x + B, 0, 1)``, and the models without
-        location and scale (empirical, beta, kde, truncnorm) give the raw score
-        ``x``. ``"nan"`` makes the topic's standardized scores ``NaN``; ``"raise"``
-        raises. The first two emit a :class:`~scorestd.errors.ScorestdWarning`
-        naming the topics.
+        retrieved by anyone. ``"unstandardized"`` (default) leaves such a topic
+        unstandardized: the location-scale models (z, normal, uniform) take μ=0, σ=1,
+        as the published reference code does, so z-std gives the raw score, N-std
+        ``Φ(x)``, U-std ``clip(A x + B, 0, 1)``; the models without location and scale
+        (empirical, beta, kde, truncnorm, beta1, nkde, bkde) give the raw score ``x``,
+        clipped to [0, 1]. ``"nan"`` makes the topic's standardized scores ``NaN``;
+        ``"raise"`` raises. The first two emit a
+        :class:`~scorestd.errors.ScorestdWarning` naming the topics and saying which.
     cross_collection : bool
         Allow a ``reference`` whose ``attrs["collection"]`` differs from that of
         ``scores``. By default that is an error: the reference is fitted topic by topic,
