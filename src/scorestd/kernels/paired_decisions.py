@@ -78,6 +78,9 @@ _REL_TOL = 1e-9
 _CHUNK_CELLS = 2**18
 # Unit roundoff of float32.
 _F32_UNIT = 2.0**-24
+# Below this largest |difference| of a trial its float32 copy would leave float32's normal
+# range (relative precision lost): such a trial's sums are computed in float64.
+_F32_SMALLEST = float(np.finfo(np.float32).tiny) * 2.0**24
 # Float32 sums of a trial too close to a threshold, in one chunk, recounted one by one in
 # float64; a trial with more (discrete scores: many sums equal the observed one) has its
 # sums computed in float64 from then on.
@@ -404,10 +407,12 @@ def _extreme_counts(drawn, x, observed, test, stop_above, exact=False):
     margin = np.zeros(len(x)) if exact else _float32_margin(x, test, up_at, low_at)
     from .band_counts import band_counts  # numba: imported when first used
 
-    # (N, 4, 1): sure / maybe at least up_at, sure / maybe at most low_at
-    bounds = np.stack([up_at + margin, up_at - margin, low_at - margin, low_at + margin],
-                      axis=1).astype(np.float32)[..., np.newaxis]
-    x32 = x.astype(np.float32)
+    # (N, 4, 1): sure / maybe at least up_at, sure / maybe at most low_at (∞ or 0 in
+    # float32 for the trials beyond its range, which are counted in float64 below)
+    with np.errstate(over="ignore"):
+        bounds = np.stack([up_at + margin, up_at - margin, low_at - margin,
+                           low_at + margin], axis=1).astype(np.float32)[..., np.newaxis]
+        x32 = x.astype(np.float32)
     negative = observed < 0
     up = np.zeros(len(x), dtype=np.int64)
     low = np.zeros(len(x), dtype=np.int64)
@@ -417,6 +422,11 @@ def _extreme_counts(drawn, x, observed, test, stop_above, exact=False):
     sums_buffer = np.empty(cells, dtype=np.float32)
     wide_buffer = None
     wide = np.zeros(len(x), dtype=bool)  # counted in float64 from now on (many ties)
+    if not exact:  # (and trials whose values float32 cannot hold: from the start)
+        largest = np.abs(x).max(axis=1, initial=0.0)
+        n_terms = x.shape[1]
+        wide |= (largest > 0) & ((largest < _F32_SMALLEST) | (
+            largest > float(np.finfo(np.float32).max) / (4.0 * n_terms * n_terms)))
     active = np.arange(len(x))
     start = 0
     while start < n_resamples and active.size:
