@@ -276,7 +276,7 @@ def test_rank_agreement_in_chunks(monkeypatch):
     rng = np.random.default_rng(8)
     x, y = rng.random((23, 4, 30)).round(2), rng.random((23, 1, 30)).round(2)
     whole = kc.rank_agreement(x, y)
-    monkeypatch.setattr(kc, "_AGREEMENT_CELLS", 2000)
+    monkeypatch.setattr(kc, "AGREEMENT_CELLS", 2000)
     chunked = kc.rank_agreement(x, y)
     np.testing.assert_array_equal(chunked.tau_b, whole.tau_b)
     np.testing.assert_array_equal(chunked.tau_ap_b, whole.tau_ap_b)

@@ -26,6 +26,7 @@ from scipy import stats
 from .workspace import workspace
 
 __all__ = [
+    "AGREEMENT_CELLS",
     "RankAgreement",
     "kendall_tau",
     "kendall_tau_a",
@@ -40,9 +41,9 @@ __all__ = [
 
 # Max number of S × S cells materialised at once (float64: 8 bytes each).
 _CHUNK_CELLS = 2**22
-# Cells of the boolean comparison matrices of one chunk of :func:`rank_agreement`: small
-# enough for their few passes to run in cache.
-_AGREEMENT_CELLS = 2**18
+#: Cells of the boolean comparison matrices of one chunk of :func:`rank_agreement`: small
+#: enough for their few passes to run in cache (callers size their memory by it).
+AGREEMENT_CELLS = 2**18
 
 
 def _prepare(x, y, axis):
@@ -359,7 +360,7 @@ def rank_agreement(x, y, axis=-1) -> RankAgreement:
     bad_x = np.isnan(xg).any(axis=-1)
     bad_y = np.isnan(yg).any(axis=-1)
     repeats = xg.shape[1]
-    step = max(1, _AGREEMENT_CELLS // (s * s * repeats))
+    step = max(1, AGREEMENT_CELLS // (s * s * repeats))
     ws = workspace()
     for g0 in range(0, groups, step):
         g1 = min(groups, g0 + step)

@@ -14,7 +14,7 @@ from .._progress import progress_bar
 from ..dims import MEASURE, SYSTEM, TOPIC
 from ..errors import ScoreDataError
 from ..io.figures import save_figure
-from ..kernels.correlation import _AGREEMENT_CELLS, kendall_tau_b, pearson
+from ..kernels.correlation import AGREEMENT_CELLS, kendall_tau_b, pearson
 from .simulator import TRIAL, Simulator
 
 __all__ = ["SimulationDiagnostics", "simulation_diagnostics"]
@@ -34,8 +34,8 @@ KEPT_BYTES_PER_PAIR = 8 * 11
 def _kendall_pair_bytes(n_topics: int) -> tuple[int, int]:
     """Bytes of the Kendall kernel's comparison matrices for one pair (four boolean
     T × T matrices and the counts of their rows) and how many pairs one of its chunks
-    holds (:data:`~scorestd.kernels.correlation._AGREEMENT_CELLS` cells a matrix)."""
-    return 4 * n_topics * n_topics + 32 * n_topics, max(1, _AGREEMENT_CELLS // n_topics**2)
+    holds (:data:`~scorestd.kernels.correlation.AGREEMENT_CELLS` cells a matrix)."""
+    return 4 * n_topics * n_topics + 32 * n_topics, max(1, AGREEMENT_CELLS // n_topics**2)
 
 
 def pair_block(n_topics: int, n_systems: int, memory: int | str | None,
