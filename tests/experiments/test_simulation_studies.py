@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 import scorestd
+from scorestd.errors import OptionError
 from scorestd.simulation import fit_simulator
 
 
@@ -88,10 +89,13 @@ def test_estd_spread_shrinks_with_the_pool(sim, tmp_path):
     import matplotlib.pyplot as plt
 
     plt.close(res.plot(tmp_path / "estd.png"))
-    with pytest.raises(ValueError, match="at most 39"):
+    with pytest.raises(OptionError, match="at most 39"):
         scorestd.estd_stability(sim, pool_sizes=[50], trials=2, seed=1)
-    with pytest.raises(ValueError, match="unknown system"):
+    with pytest.raises(OptionError, match=r"^system: unknown system 'nope'; the systems are \["):
         scorestd.estd_stability(sim, system="nope", trials=2, seed=1)
+    for study in (scorestd.estd_stability, scorestd.topic_set_validation):
+        with pytest.raises(OptionError, match="seed= is required"):
+            study(sim, trials=2)
 
 
 def test_summaries_say_what_each_column_is(sim):

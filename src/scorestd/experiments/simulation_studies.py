@@ -26,6 +26,7 @@ import xarray as xr
 from .._options import check_count, check_fits_memory, check_probability, memory_budget
 from .._progress import progress_bar
 from ..design import topic_set_size
+from ..errors import OptionError
 from ..kernels.seeds import child_sequence, seed_record
 from ..kernels.t_decisions import paired_t_complete
 from ..mapping import maps_extra_dims
@@ -195,7 +196,7 @@ def topic_set_validation(
     ['raw']
     """
     if seed is None:
-        raise ValueError("seed= is required: simulation studies must be reproducible")
+        raise OptionError("seed= is required: simulation studies must be reproducible")
     check_probability("alpha", alpha)
     check_probability("beta", beta)
     check_probability("tolerance", tolerance)
@@ -363,7 +364,7 @@ def estd_stability(
     [5, 25]
     """
     if seed is None:
-        raise ValueError("seed= is required: simulation studies must be reproducible")
+        raise OptionError("seed= is required: simulation studies must be reproducible")
     trials = check_count("trials", trials)
     sim = _as_simulator(scores, measure)
     systems = [str(s) for s in sim.systems]
@@ -371,12 +372,13 @@ def estd_stability(
         means = sim.observed.mean("topic").values
         system = systems[int(np.argsort(means)[len(means) // 2])]
     if system not in systems:
-        raise ValueError(f"unknown system {system!r}")
+        raise OptionError(f"system: unknown system {system!r}; the systems are "
+                          f"{systems[:10]}{' …' if len(systems) > 10 else ''}")
     if pool_sizes is None:
         pool_sizes = [k for k in DEFAULT_POOL_SIZES if k < len(systems)] or [len(systems) - 1]
     sizes = [check_count("pool size", k, 1) for k in pool_sizes]
     if max(sizes) > len(systems) - 1:
-        raise ValueError(f"pool sizes must be at most {len(systems) - 1} (the other systems); "
+        raise OptionError(f"pool sizes must be at most {len(systems) - 1} (the other systems); "
                          f"got {max(sizes)}")
     from ..simulation.simulator import simulate
 
